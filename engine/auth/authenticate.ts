@@ -1,0 +1,49 @@
+import type { Context } from 'koa';
+import type { Config } from '../config.js';
+import { ApiError } from '../errors.js';
+import { secretEquals } from './constant-time.js';
+import { keyFromRequest } from './key-from-request.js';
+import type { KeyStore } from './key-store.js';
+import { isTier, rpmForTier, type Tier } from './tiers.js';
+
+/** Who is calling: what rate-limit bucket and budget the request counts against. */
+export interface Principal {
+  /** Stable id of the key: the row id of a personal key, TEST_KEY_ID for the shared test key. */
+  keyId: string;
+  tier: Tier;
+  /** Requests per minute allowed for this key. */
+  rpm: number;
+}
+
+export const TEST_KEY_ID = 'test';
+
+export interface AuthDeps {
+  store: KeyStore;
+  config: Config;
+}
+
+export const missingApiKey = () =>
+  new ApiError(
+    401,
+    'missing_api_key',
+    'An API key is required: send it in the X-API-Key header, as Authorization: Bearer, or as the apikey parameter',
+  );
+
+export const invalidApiKey = () => new ApiError(401, 'invalid_api_key', 'The API key is invalid or has been revoked');
+
+/** The principal for a presented key; throws ApiError 401 missing_api_key / invalid_api_key. */
+export function authenticateKey(presented: string | undefined, { store, config }: AuthDeps): Principal {
+  if (presented === undefined) throw missingApiKey();
+  if (secretEquals(presented, config.testApiKey)) {
+    return { keyId: TEST_KEY_ID, tier: 'test', rpm: rpmForTier(config, 'test') };
+  }
+  const record = store.verify(presented);
+  // A tier removed from tiers.ts since the key was made has no budget: refuse the key.
+  if (!record || !isTier(record.tier)) throw invalidApiKey();
+  return { keyId: record.id, tier: record.tier, rpm: rpmForTier(config, record.tier) };
+}
+
+/** The principal for a Koa request (see keyFromRequest for where the key may be). */
+export function authenticate(ctx: Context, deps: AuthDeps): Principal {
+  return authenticateKey(keyFromRequest(ctx), deps);
+}

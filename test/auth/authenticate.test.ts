@@ -1,0 +1,58 @@
+import crypto from 'node:crypto';
+import t from 'tap';
+import { authenticate, authenticateKey, TEST_KEY_ID } from '../../engine/auth/authenticate.js';
+import { KeyStore } from '../../engine/auth/key-store.js';
+import { loadConfig } from '../../engine/config.js';
+import { closeDatabase, openDatabase } from '../../engine/storage/database.js';
+import { timingSafeEqualSpy } from './crypto-spy.js';
+import { startApp } from './koa-harness.js';
+
+const config = loadConfig({ TEST_API_KEY: 'shared-test-key', TEST_KEY_RPM: '7', PERSONAL_KEY_RPM: '70' });
+
+function deps(t: { testdir(): string; teardown(fn: () => void): void }) {
+  const dataDir = t.testdir();
+  t.teardown(() => closeDatabase(dataDir));
+  return { store: new KeyStore(openDatabase(dataDir)), config };
+}
+
+t.test('principals by tier, and the two 401s', async (t) => {
+  const d = deps(t);
+  t.same(authenticateKey('shared-test-key', d), { keyId: TEST_KEY_ID, tier: 'test', rpm: 7 });
+  const personal = d.store.create({ tier: 'personal' });
+  t.same(authenticateKey(personal.key, d), { keyId: personal.id, tier: 'personal', rpm: 70 });
+  const testTier = d.store.create({ tier: 'test' });
+  t.same(authenticateKey(testTier.key, d), { keyId: testTier.id, tier: 'test', rpm: 7 }, 'tier decides the budget');
+  t.throws(() => authenticateKey(undefined, d), { status: 401, code: 'missing_api_key' });
+  t.throws(() => authenticateKey('shared-test-keyX', d), { status: 401, code: 'invalid_api_key' });
+  t.throws(() => authenticateKey('mf_nope', d), { status: 401, code: 'invalid_api_key' });
+  d.store.revoke(personal.id);
+  t.throws(() => authenticateKey(personal.key, d), { status: 401, code: 'invalid_api_key' }, 'revoked at once');
+});
+
+t.test('the shared test key is compared in constant time over SHA-256 digests', async (t) => {
+  const spy = timingSafeEqualSpy();
+  const mod = await t.mockImport<typeof import('../../engine/auth/authenticate.js')>('../../engine/auth/authenticate.js', spy.mocks);
+  const d = deps(t);
+  t.equal(mod.authenticateKey('shared-test-key', d).tier, 'test');
+  t.equal(spy.calls.length, 1);
+  t.same(spy.calls[0], [
+    crypto.createHash('sha256').update('shared-test-key').digest(),
+    crypto.createHash('sha256').update('shared-test-key').digest(),
+  ]);
+  t.throws(() => mod.authenticateKey('short', d));
+  t.equal(spy.calls[1][0].length, 32, 'a wrong key of another length is still compared over 32 bytes');
+});
+
+t.test('authenticate reads the key from the request', async (t) => {
+  const d = deps(t);
+  const url = await startApp(t, (router) => {
+    router.all('/whoami', (ctx) => {
+      ctx.state.result = authenticate(ctx, d);
+    });
+  });
+  const ok = await fetch(`${url}/whoami`, { headers: { 'X-API-Key': 'shared-test-key' } });
+  t.same(await ok.json(), { status: 200, success: true, result: { keyId: 'test', tier: 'test', rpm: 7 } });
+  const missing = await fetch(`${url}/whoami`);
+  t.equal(missing.status, 401);
+  t.match(await missing.json(), { status: 401, success: false, error: 'missing_api_key' });
+});

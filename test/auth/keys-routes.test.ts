@@ -1,0 +1,85 @@
+import t from 'tap';
+import { registerKeyRoutes } from '../../engine/admin/keys-routes.js';
+import { KeyStore } from '../../engine/auth/key-store.js';
+import { closeDatabase, openDatabase } from '../../engine/storage/database.js';
+import { timingSafeEqualSpy } from './crypto-spy.js';
+import { startApp } from './koa-harness.js';
+
+const ADMIN = { Authorization: 'Bearer admin-secret' };
+const JSON_TYPE = { 'Content-Type': 'application/json' };
+
+async function setup(t: Parameters<Parameters<typeof t.test>[1]>[0], adminToken?: string, register = registerKeyRoutes) {
+  const dataDir = t.testdir();
+  t.teardown(() => closeDatabase(dataDir));
+  const store = new KeyStore(openDatabase(dataDir));
+  const url = await startApp(t, (router) => register(router, { store, config: { adminToken } }));
+  const call = async (method: string, path: string, init: { headers?: Record<string, string>; body?: unknown } = {}) => {
+    const response = await fetch(url + path, {
+      method,
+      headers: { ...init.headers, ...(init.body === undefined ? {} : JSON_TYPE) },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+  return { store, call };
+}
+
+t.test('create, list and revoke over HTTP', async (t) => {
+  const { store, call } = await setup(t, 'admin-secret');
+  const created = await call('POST', '/api/admin/keys', { headers: ADMIN, body: { tier: 'personal', label: 'bot' } });
+  t.equal(created.status, 200);
+  t.match(created.body, { status: 200, success: true, result: { id: /^key_/, key: /^mf_/, tier: 'personal', label: 'bot', createdAt: String } });
+  t.same(Object.keys(created.body.result).sort(), ['createdAt', 'id', 'key', 'label', 'tier']);
+  t.equal(store.verify(created.body.result.key)?.id, created.body.result.id, 'the returned key works');
+
+  const defaults = await call('POST', '/api/admin/keys', { headers: ADMIN });
+  t.match(defaults.body.result, { tier: 'personal', label: null }, 'an empty body makes a personal key');
+
+  const listed = await call('GET', '/api/admin/keys', { headers: ADMIN });
+  t.equal(listed.body.result.length, 2);
+  t.notMatch(JSON.stringify(listed.body), /mf_|"hash"/, 'the listing shows no keys or hashes');
+
+  const revoked = await call('DELETE', `/api/admin/keys/${created.body.result.id}`, { headers: ADMIN });
+  t.equal(revoked.status, 200);
+  t.ok(revoked.body.result.revokedAt);
+  t.equal(store.verify(created.body.result.key), undefined, 'revoked at once');
+
+  t.match(await call('DELETE', '/api/admin/keys/key_000000000000', { headers: ADMIN }), { status: 404, body: { error: 'not_found' } });
+});
+
+t.test('bad bodies are 400 invalid_parameter', async (t) => {
+  const { call } = await setup(t, 'admin-secret');
+  t.match(await call('POST', '/api/admin/keys', { headers: ADMIN, body: { tier: 'gold' } }), { status: 400, body: { error: 'invalid_parameter' } });
+  t.match(await call('POST', '/api/admin/keys', { headers: ADMIN, body: { label: 5 } }), { status: 400, body: { error: 'invalid_parameter' } });
+  t.match(await call('POST', '/api/admin/keys', { headers: ADMIN, body: [1] }), { status: 400, body: { error: 'invalid_parameter' } });
+});
+
+t.test('every route needs the admin token', async (t) => {
+  const { store, call } = await setup(t, 'admin-secret');
+  const key = store.create();
+  for (const [method, path] of [['POST', '/api/admin/keys'], ['GET', '/api/admin/keys'], ['DELETE', `/api/admin/keys/${key.id}`]]) {
+    for (const headers of [{}, { Authorization: 'Bearer wrong' }, { Authorization: 'admin-secret' }, { 'X-API-Key': 'admin-secret' }]) {
+      const answer = await call(method, path, { headers });
+      t.match(answer, { status: 403, body: { status: 403, success: false, error: 'forbidden' } }, `${method} ${path} ${JSON.stringify(headers)}`);
+    }
+  }
+  t.equal(store.list().length, 1, 'nothing was created');
+  t.ok(store.verify(key.key), 'nothing was revoked');
+});
+
+t.test('without ADMIN_TOKEN admin writes are disabled', async (t) => {
+  const { call } = await setup(t, undefined);
+  const answer = await call('POST', '/api/admin/keys', { headers: { Authorization: 'Bearer ' } });
+  t.match(answer, { status: 403, body: { error: 'forbidden', message: /disabled.*ADMIN_TOKEN/ } });
+  t.match(await call('GET', '/api/admin/keys', { headers: ADMIN }), { status: 403 });
+});
+
+t.test('the admin token is compared in constant time', async (t) => {
+  const spy = timingSafeEqualSpy();
+  const mod = await t.mockImport<typeof import('../../engine/admin/keys-routes.js')>('../../engine/admin/keys-routes.js', spy.mocks);
+  const { call } = await setup(t, 'admin-secret', mod.registerKeyRoutes);
+  t.equal((await call('GET', '/api/admin/keys', { headers: { Authorization: 'Bearer x' } })).status, 403);
+  t.equal((await call('GET', '/api/admin/keys', { headers: ADMIN })).status, 200);
+  t.equal(spy.calls.length, 2);
+  t.ok(spy.calls.every(([a, b]) => a.length === 32 && b.length === 32), 'over SHA-256 digests');
+});
