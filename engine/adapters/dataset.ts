@@ -1,0 +1,96 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+import { compileMapping, fillTemplate } from '../mapping.js';
+import { ApiError } from '../errors.js';
+import type { AdapterKind, AdapterSetup } from './types.js';
+
+/**
+ * Local data sets shipped with the project (quotes, jokes, facts…): pick a random
+ * item, optionally filtered by params, and map it to the result. With `live`, an
+ * upstream is asked first and the data set is the fallback when it fails.
+ */
+interface DatasetConfig {
+  file: string;
+  /** JMESPath applied to the picked item. */
+  result?: string;
+  /** item field -> param name; items must match every param the caller gave. */
+  filter?: Record<string, string>;
+  live?: { upstream: string; path: string; result?: string; timeoutMs?: number };
+}
+
+const cache = new Map<string, unknown[]>();
+
+function readList(file: string): unknown[] {
+  let list = cache.get(file);
+  if (!list) {
+    const text = fs.readFileSync(file, 'utf8');
+    const parsed = file.endsWith('.json') ? JSON.parse(text) : YAML.parse(text);
+    if (!Array.isArray(parsed) || parsed.length === 0) throw new Error(`${file}: a data set must be a non-empty list`);
+    list = parsed;
+    cache.set(file, list);
+  }
+  return list;
+}
+
+const random = <T>(list: T[]): T => list[Math.floor(Math.random() * list.length)];
+
+export const dataset: AdapterKind<DatasetConfig> = {
+  kind: 'dataset',
+  configSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['file'],
+    properties: {
+      file: { type: 'string', description: 'JSON or YAML list, relative to the manifest' },
+      result: { type: 'string', description: 'JMESPath applied to the picked item' },
+      filter: { type: 'object', additionalProperties: { type: 'string' } },
+      live: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['upstream', 'path'],
+        properties: { upstream: { type: 'string' }, path: { type: 'string' }, result: { type: 'string' }, timeoutMs: { type: 'integer' } },
+      },
+    },
+  },
+  unavailable(config, setup) {
+    if (!fs.existsSync(path.resolve(setup.manifestDir, config.file))) return `data file ${config.file} missing`;
+    if (config.live && !setup.upstreams.has(config.live.upstream)) return `unknown upstream ${config.live.upstream}`;
+    return undefined;
+  },
+  create(config, setup) {
+    const items = readList(path.resolve(setup.manifestDir, config.file));
+    const toResult = compileMapping(config.result);
+    const live = config.live && liveSource(config.live, setup);
+    return async ({ params, signal }) => {
+      if (live) {
+        const answer = await live(params, signal).catch(() => undefined);
+        if (answer !== undefined && answer !== null && answer !== '') return { type: 'json', result: answer };
+      }
+      const matching = config.filter ? items.filter((item) => matches(item, config.filter!, params)) : items;
+      if (matching.length === 0) throw new ApiError(404, 'not_found', 'No entry matches the given parameters');
+      return { type: 'json', result: toResult(random(matching)) };
+    };
+  },
+};
+
+function matches(item: unknown, filter: Record<string, string>, params: Record<string, unknown>): boolean {
+  return Object.entries(filter).every(([field, param]) => {
+    const wanted = params[param];
+    if (wanted === undefined) return true;
+    const value = (item as Record<string, unknown>)[field];
+    return Array.isArray(value) ? value.includes(wanted) : value === wanted;
+  });
+}
+
+function liveSource(live: NonNullable<DatasetConfig['live']>, setup: AdapterSetup) {
+  const upstream = setup.upstreams.get(live.upstream);
+  if (upstream.missing) return undefined;
+  const toResult = compileMapping(live.result);
+  const timeoutMs = live.timeoutMs ?? upstream.spec.timeoutMs ?? 5000;
+  return async (params: Record<string, unknown>, signal: AbortSignal) => {
+    const url = upstream.baseUrl + String(fillTemplate(live.path, { params, env: setup.config.env }));
+    const data = await setup.http.upstreamJson({ upstream: live.upstream, url, headers: upstream.headers, searchParams: upstream.query, timeoutMs, signal });
+    return toResult(data);
+  };
+}

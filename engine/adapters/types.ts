@@ -1,0 +1,72 @@
+import type { Readable } from 'node:stream';
+import type { Config } from '../config.js';
+import type { HttpClient } from '../http/client.js';
+import type { UpstreamRegistry } from '../upstreams.js';
+import type { ResultCache } from '../cache.js';
+import type { Endpoint } from '../manifest/types.js';
+
+/**
+ * The one interface every adapter kind implements. An adapter turns validated
+ * params into data; the engine owns envelopes, headers, auth, limits and caching.
+ * Adapters never import each other.
+ */
+export interface AdapterKind<C = any> {
+  /** The `adapter.kind` value manifests use. */
+  kind: string;
+  /** JSON Schema of `adapter.config`; checked at boot and by `npm run lint:endpoints`. */
+  configSchema: object;
+  /**
+   * Why endpoints with this config cannot run in this environment (a missing env var,
+   * binary or upstream), or undefined when they can. Evaluated once at boot.
+   */
+  unavailable?(config: C, setup: AdapterSetup): string | undefined;
+  /** Build the endpoint's handler once, at boot. */
+  create(config: C, setup: AdapterSetup): EndpointHandler;
+}
+
+/** What an adapter may use while it builds a handler. */
+export interface AdapterSetup {
+  config: Config;
+  endpoint: Endpoint;
+  /** Directory of the manifest file, for data files named relative to it. */
+  manifestDir: string;
+  http: HttpClient;
+  upstreams: UpstreamRegistry;
+  cache: ResultCache;
+}
+
+export interface Call {
+  /** Validated, coerced params with defaults applied. */
+  params: Record<string, any>;
+  /** Aborted on client disconnect or when the endpoint's timeout elapses. */
+  signal: AbortSignal;
+  /** Origin for links handed out (PUBLIC_BASE_URL). */
+  baseUrl: string;
+  requestId: string;
+  /** Files from a multipart body, by field name. */
+  files?: Record<string, UploadedFile>;
+}
+
+export interface UploadedFile {
+  path: string;
+  size: number;
+  name: string;
+  clientType?: string;
+}
+
+export type Output =
+  | { type: 'json'; result: unknown }
+  | {
+      type: 'binary';
+      body: Buffer | Readable;
+      contentType: string;
+      /** Sent as Content-Disposition: attachment when set. */
+      filename?: string;
+      size?: number;
+      headers?: Record<string, string>;
+    }
+  | { type: 'redirect'; location: string; status?: 301 | 302 | 307 | 308 };
+
+export type EndpointHandler = (call: Call) => Promise<Output>;
+
+export const json = (result: unknown): Output => ({ type: 'json', result });

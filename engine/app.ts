@@ -1,0 +1,92 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Koa from 'koa';
+import Router from '@koa/router';
+import { koaBody } from 'koa-body';
+import type { Config } from './config.js';
+import { loadEndpoints } from './manifest/load.js';
+import type { Endpoint } from './manifest/types.js';
+import { loadUpstreamSpecs, UpstreamRegistry, type UpstreamSpec } from './upstreams.js';
+import { buildRegistry, type Registry } from './registry.js';
+import { createHttpClient } from './http/client.js';
+import { createResultCache } from './cache.js';
+import { createFileStore, type FileStore } from './storage/files.js';
+import { registerFileRoute } from './storage/file-route.js';
+import { openDatabase } from './storage/database.js';
+import { KeyStore } from './auth/key-store.js';
+import { authenticate } from './auth/authenticate.js';
+import { createRateLimiter } from './limits/create-rate-limiter.js';
+import { enforceRateLimit } from './limits/enforce-rate-limit.js';
+import { registerKeyRoutes } from './admin/keys-routes.js';
+import { listing } from './discovery/listing.js';
+import { createLogger, type Logger } from './log.js';
+import { success } from './envelope.js';
+import { requestContext } from './pipeline/request-context.js';
+import { endpointDispatch } from './pipeline/endpoint.js';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const ENDPOINTS_DIR = path.join(ROOT, 'endpoints');
+
+export interface EngineOptions {
+  config: Config;
+  /** Already-loaded endpoints (tests reuse one load); default: load ENDPOINTS_DIR. */
+  endpoints?: Endpoint[];
+  upstreamSpecs?: UpstreamSpec[];
+  logger?: Logger;
+}
+
+export interface Engine {
+  app: Koa;
+  registry: Registry;
+  config: Config;
+  files: FileStore;
+  close(): Promise<void>;
+}
+
+/** Build the whole service from the manifests and the configuration. */
+export function createEngine(options: EngineOptions): Engine {
+  const { config } = options;
+  const logger = options.logger ?? createLogger();
+  const endpoints = options.endpoints ?? loadEndpoints(ENDPOINTS_DIR);
+  const upstreams = new UpstreamRegistry(options.upstreamSpecs ?? loadUpstreamSpecs(path.join(ENDPOINTS_DIR, 'upstreams')), config.env);
+  const http = createHttpClient(config);
+  const cache = createResultCache(config);
+  const files = createFileStore(config.dataDir, config.publicBaseUrl);
+  const registry = buildRegistry(endpoints, (endpoint) => ({ config, endpoint, manifestDir: endpoint.dir, http, upstreams, cache, files }));
+  const store = new KeyStore(openDatabase(config.dataDir));
+  const limiter = createRateLimiter(config);
+  const auth = { store, config };
+
+  const app = new Koa({ proxy: config.env.TRUST_PROXY === '1' });
+  app.silent = true;
+  const router = new Router();
+  router.get('/health', (ctx) => {
+    ctx.body = { status: 'ok', version: config.version, endpoints: registry.routes.length, uptime: Math.round(process.uptime()) };
+  });
+  router.get('/api/admin/endpoints', async (ctx) => {
+    await enforceRateLimit(ctx, limiter, authenticate(ctx, auth));
+    ctx.state.result = listing(registry);
+  });
+  router.use('/api/admin/keys', koaBody({ json: true, urlencoded: false, multipart: false, jsonLimit: 16 * 1024 }) as unknown as Router.Middleware);
+  registerKeyRoutes(router, { store, config });
+  registerFileRoute(router, files);
+
+  app.use(requestContext(config, logger));
+  app.use(endpointDispatch({ config, registry, auth, limiter, cache, tempDir: files.tempDir }));
+  app.use(async (ctx, next) => {
+    await next();
+    if (ctx.state.result !== undefined) ctx.body = success(config, ctx.state.result);
+  });
+  app.use(router.routes());
+  app.use(router.allowedMethods({ throw: true }));
+
+  return {
+    app,
+    registry,
+    config,
+    files,
+    async close() {
+      await Promise.allSettled([limiter.close(), cache.close()]);
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { LRUCache } from 'lru-cache';
+import { Redis } from 'ioredis';
+import type { Config } from './config.js';
+
+/**
+ * Result cache with single-flight: concurrent misses for one key share one
+ * computation (one upstream call, one render). In-process LRU by default; Redis
+ * when REDIS_URL is set, so instances share cached upstream answers.
+ */
+export interface ResultCache {
+  wrap<T>(key: string, ttlSeconds: number, compute: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+interface Store {
+  get(key: string): Promise<unknown | undefined>;
+  set(key: string, value: unknown, ttlSeconds: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+class MemoryStore implements Store {
+  private readonly lru = new LRUCache<string, { v: unknown }>({ max: 10_000, maxSize: 64 * 1024 * 1024, sizeCalculation: (e) => approxSize(e.v) });
+  async get(key: string) {
+    return this.lru.get(key)?.v;
+  }
+  async set(key: string, value: unknown, ttlSeconds: number) {
+    this.lru.set(key, { v: value }, { ttl: ttlSeconds * 1000 });
+  }
+  async close() {
+    this.lru.clear();
+  }
+}
+
+const approxSize = (v: unknown) => Math.max(1, Buffer.isBuffer(v) ? v.length : JSON.stringify(v ?? null).length);
+
+class RedisStore implements Store {
+  constructor(private readonly redis: Redis) {}
+  async get(key: string) {
+    const raw = await this.redis.get(`manifold:cache:${key}`);
+    return raw === null ? undefined : JSON.parse(raw);
+  }
+  async set(key: string, value: unknown, ttlSeconds: number) {
+    await this.redis.set(`manifold:cache:${key}`, JSON.stringify(value), 'EX', ttlSeconds);
+  }
+  async close() {
+    this.redis.disconnect();
+  }
+}
+
+export function createResultCache(config: Pick<Config, 'redisUrl'>): ResultCache {
+  const store: Store = config.redisUrl ? new RedisStore(new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 })) : new MemoryStore();
+  const inflight = new Map<string, Promise<unknown>>();
+  return {
+    async wrap<T>(key: string, ttlSeconds: number, compute: () => Promise<T>): Promise<T> {
+      if (ttlSeconds > 0) {
+        const hit = await store.get(key).catch(() => undefined);
+        if (hit !== undefined) return hit as T;
+      }
+      const running = inflight.get(key);
+      if (running) return running as Promise<T>;
+      const promise = compute()
+        .then(async (value) => {
+          if (ttlSeconds > 0) await store.set(key, value, ttlSeconds).catch(() => undefined);
+          return value;
+        })
+        .finally(() => inflight.delete(key));
+      inflight.set(key, promise);
+      return promise;
+    },
+    close: () => store.close(),
+  };
+}

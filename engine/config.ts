@@ -1,0 +1,66 @@
+import path from 'node:path';
+
+/**
+ * The environment, parsed once into a frozen object. Adapters and upstreams read
+ * their own variables from `env` (a frozen copy), so a test can build a Config
+ * from a plain object without touching process.env.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  publicBaseUrl: string;
+  dataDir: string;
+  creator: string;
+  version: string;
+  testApiKey: string;
+  adminToken?: string;
+  testKeyRpm: number;
+  personalKeyRpm: number;
+  redisUrl?: string;
+  allowPrivateUrls: boolean;
+  uploadMaxBytes: number;
+  /** Largest JSON/form body accepted by endpoints that declare no limit of their own. */
+  bodyMaxBytes: number;
+  tlsCertFile?: string;
+  tlsKeyFile?: string;
+  /** Log one line per request to stdout. */
+  logRequests: boolean;
+  env: Readonly<Record<string, string>>;
+}
+
+/** The shared test key when TEST_API_KEY is unset; documented in the README. */
+export const DEFAULT_TEST_API_KEY = 'manifold-test';
+export const API_VERSION = '3.0.4';
+
+const int = (value: string | undefined, fallback: number, name: string): number => {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return n;
+};
+
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(source)) if (v !== undefined && v !== '') env[k] = v;
+  const port = int(env.PORT, 3000, 'PORT');
+  return Object.freeze({
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    dataDir: path.resolve(env.DATA_DIR ?? './data'),
+    creator: env.CREATOR ?? 'Manifold',
+    version: API_VERSION,
+    testApiKey: env.TEST_API_KEY ?? DEFAULT_TEST_API_KEY,
+    adminToken: env.ADMIN_TOKEN,
+    testKeyRpm: int(env.TEST_KEY_RPM, 30, 'TEST_KEY_RPM'),
+    personalKeyRpm: int(env.PERSONAL_KEY_RPM, 300, 'PERSONAL_KEY_RPM'),
+    redisUrl: env.REDIS_URL,
+    allowPrivateUrls: env.ALLOW_PRIVATE_URLS === '1',
+    uploadMaxBytes: int(env.UPLOAD_MAX_BYTES, 104857600, 'UPLOAD_MAX_BYTES'),
+    bodyMaxBytes: int(env.BODY_MAX_BYTES, 1048576, 'BODY_MAX_BYTES'),
+    tlsCertFile: env.TLS_CERT_FILE,
+    tlsKeyFile: env.TLS_KEY_FILE,
+    logRequests: env.LOG_REQUESTS !== '0',
+    env: Object.freeze(env),
+  });
+}

@@ -1,0 +1,27 @@
+import type { Registry } from '../registry.js';
+
+/** GET /api/admin/endpoints: every route from the manifests, with availability and why. */
+export function listing(registry: Registry) {
+  const endpoints = registry.routes.map(({ endpoint, unavailable }) => ({
+    method: endpoint.method,
+    path: endpoint.path,
+    aliases: endpoint.aliases,
+    category: endpoint.category,
+    summary: endpoint.summary,
+    adapter: endpoint.adapter.kind,
+    response: endpoint.response,
+    params: Object.entries(endpoint.params).map(([name, spec]) => ({
+      name,
+      in: spec.in,
+      required: spec.required,
+      aliases: spec.aliases,
+      schema: spec.schema,
+      description: spec.description,
+    })),
+    available: !unavailable,
+    ...(unavailable ? { unavailableReason: unavailable } : {}),
+  }));
+  const byCategory: Record<string, number> = {};
+  for (const e of endpoints) byCategory[e.category] = (byCategory[e.category] ?? 0) + 1;
+  return { total: endpoints.length, available: endpoints.filter((e) => e.available).length, byCategory, endpoints };
+}

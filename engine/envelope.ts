@@ -1,0 +1,44 @@
+import type { Config } from './config.js';
+import { ApiError } from './errors.js';
+
+/** The two body shapes every JSON answer takes (CONTRACT.md). */
+export const success = (config: Config, result: unknown) => ({ status: 200, success: true, creator: config.creator, result });
+
+export const failure = (config: Config, error: ApiError) => ({
+  status: error.status,
+  success: false,
+  creator: config.creator,
+  error: error.code,
+  message: error.message,
+  ...(error.details ? { details: error.details } : {}),
+});
+
+const CODES: Record<number, [string, string]> = {
+  400: ['invalid_parameter', 'The request is malformed'],
+  401: ['invalid_api_key', 'The API key is invalid'],
+  403: ['forbidden', 'Forbidden'],
+  404: ['not_found', 'Not found'],
+  405: ['method_not_allowed', 'Method not allowed'],
+  408: ['invalid_parameter', 'The request body was not received in time'],
+  413: ['payload_too_large', 'The request body is too large'],
+  415: ['unsupported_media_type', 'Unsupported request body type'],
+  429: ['rate_limited', 'Too many requests'],
+};
+
+/**
+ * Anything thrown → an ApiError. Errors from Koa and its body parser (http-errors with
+ * `expose`) keep their status; everything else is a 500 whose details stay in the log.
+ */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string };
+  const status = e?.status ?? e?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const [code, fallback] = CODES[status] ?? ['invalid_parameter', 'Bad request'];
+    if (e.type === 'entity.parse.failed') return new ApiError(400, 'invalid_parameter', 'The request body is not valid JSON', { details: [{ param: 'body', problem: 'invalid JSON' }] });
+    return new ApiError(status, code, e.expose && e.message ? sentence(e.message) : fallback);
+  }
+  return new ApiError(500, 'internal_error', 'Internal error; the request id identifies it in the server log');
+}
+
+const sentence = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

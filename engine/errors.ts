@@ -1,0 +1,64 @@
+/**
+ * Typed errors with stable codes. Anything thrown in the pipeline ends up in the
+ * error envelope: an ApiError shows its message as written; anything else becomes
+ * 500 `internal_error` with a generic message (no stack ever reaches a client).
+ */
+
+export interface ErrorDetail {
+  param?: string;
+  problem: string;
+  [extra: string]: unknown;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly details?: ErrorDetail[];
+  readonly headers?: Record<string, string>;
+
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    options: { details?: ErrorDetail[]; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.details = options.details;
+    this.headers = options.headers;
+  }
+}
+
+export const missingParameter = (param: string) =>
+  new ApiError(400, 'missing_parameter', `Missing required parameter: ${param}`, {
+    details: [{ param, problem: 'required' }],
+  });
+
+export const invalidParameter = (param: string, problem: string) =>
+  new ApiError(400, 'invalid_parameter', `Invalid parameter ${param}: ${problem}`, {
+    details: [{ param, problem }],
+  });
+
+export const unsupportedUrl = (param: string, why: string) =>
+  new ApiError(400, 'unsupported_url', `Unsupported URL in ${param}: ${why}`, {
+    details: [{ param, problem: why }],
+  });
+
+export const notFound = (what = 'No such endpoint') => new ApiError(404, 'not_found', what);
+
+export const unavailable = (reason: string) =>
+  new ApiError(503, 'unavailable', `This endpoint is unavailable: ${reason}`);
+
+export const overloaded = (what = 'The server is busy') =>
+  new ApiError(503, 'overloaded', `${what}; retry in a few seconds`, { headers: { 'Retry-After': '5' } });
+
+export const upstreamError = (upstream: string, why: string, cause?: unknown) =>
+  new ApiError(502, 'upstream_error', `Upstream ${upstream} failed: ${why}`, { cause });
+
+export const upstreamTimeout = (upstream: string, ms: number) =>
+  new ApiError(504, 'upstream_timeout', `Upstream ${upstream} did not answer within ${ms} ms`);
+
+export const payloadTooLarge = (limit: number) =>
+  new ApiError(413, 'payload_too_large', `The request body is larger than the limit of ${limit} bytes`);

@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import { loadConfig } from './config.js';
+import { createEngine } from './app.js';
+import { createLogger } from './log.js';
+
+/** `npm start`: boot from the environment and listen (HTTPS with HSTS when TLS files are given). */
+const started = process.hrtime.bigint();
+const logger = createLogger();
+let engine: ReturnType<typeof createEngine>;
+try {
+  engine = createEngine({ config: loadConfig(), logger });
+} catch (err) {
+  // a bad manifest names its file and field: say that, not a stack
+  process.stderr.write(`manifold: cannot start: ${(err as Error).message}\n`);
+  process.exit(1);
+}
+const { config, app, registry } = engine;
+
+const handler = app.callback();
+const server = config.tlsCertFile && config.tlsKeyFile
+  ? https.createServer({ cert: fs.readFileSync(config.tlsCertFile), key: fs.readFileSync(config.tlsKeyFile) }, (req, res) => {
+      res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+      handler(req, res);
+    })
+  : http.createServer(handler);
+server.requestTimeout = 0; // long downloads and uploads; endpoints have their own timeouts
+server.keepAliveTimeout = 65_000;
+
+server.listen(config.port, config.host, () => {
+  const available = registry.routes.filter((r) => r.handler).length;
+  logger.info({
+    msg: 'listening',
+    url: `${config.tlsCertFile ? 'https' : 'http'}://${config.host}:${config.port}`,
+    endpoints: registry.routes.length,
+    available,
+    bootMs: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
+  });
+});
+
+const shutdown = () => {
+  server.close(() => void engine.close().then(() => process.exit(0)));
+  setTimeout(() => process.exit(0), 10_000).unref();
+};
+process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);

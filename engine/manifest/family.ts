@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+import type { Manifest } from './types.js';
+
+/**
+ * Family expansion: one manifest plus a list of items gives one manifest per item.
+ * `{{name}}` (or `{{a.b}}`) inside strings is replaced by the item's value; a string
+ * that is exactly one placeholder takes the value as is (numbers, lists, objects).
+ */
+export function familyItems(manifest: Manifest, dir: string): Record<string, unknown>[] {
+  const family = manifest.family!;
+  let items: Record<string, unknown>[];
+  if (family.items) items = family.items as Record<string, unknown>[];
+  else if (family.data) items = readData(path.resolve(dir, family.data));
+  else items = readDir(path.resolve(dir, family.dir!));
+  const where = family.where;
+  if (!where) return items;
+  return items.filter((item) => Object.entries(where).every(([k, v]) => lookup(item, k) === v));
+}
+
+function readData(file: string): Record<string, unknown>[] {
+  const data = YAML.parse(fs.readFileSync(file, 'utf8'));
+  if (!Array.isArray(data)) throw new Error(`${file}: family data must be a list`);
+  return data;
+}
+
+function readDir(dir: string): Record<string, unknown>[] {
+  return fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith('.yaml') || name.endsWith('.yml'))
+    .sort()
+    .map((name) => ({ ...YAML.parse(fs.readFileSync(path.join(dir, name), 'utf8')), file: path.join(dir, name) }));
+}
+
+const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.]+)\s*\}\}/g;
+const WHOLE = /^\{\{\s*([A-Za-z0-9_.]+)\s*\}\}$/;
+
+function lookup(item: Record<string, unknown>, dotted: string): unknown {
+  let value: unknown = item;
+  for (const key of dotted.split('.')) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+export function substitute(value: unknown, item: Record<string, unknown>): unknown {
+  if (typeof value === 'string') {
+    const whole = WHOLE.exec(value);
+    if (whole) return required(item, whole[1]);
+    return value.replace(PLACEHOLDER, (_m, key: string) => String(required(item, key)));
+  }
+  if (Array.isArray(value)) return value.map((v) => substitute(v, item));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = substitute(v, item);
+    return out;
+  }
+  return value;
+}
+
+function required(item: Record<string, unknown>, key: string): unknown {
+  const value = lookup(item, key);
+  if (value === undefined) throw new Error(`family item has no field "${key}"`);
+  return value;
+}

@@ -1,0 +1,142 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormats from 'ajv-formats';
+import metaSchema from './manifest.schema.json' with { type: 'json' };
+import { familyItems, substitute } from './family.js';
+import type { Endpoint, Manifest } from './types.js';
+
+/** A manifest problem, reported as `file: field: problem` at boot and by lint. */
+export class ManifestError extends Error {
+  constructor(
+    readonly file: string,
+    readonly field: string,
+    readonly problem: string,
+  ) {
+    super(`${file}: ${field || '(root)'}: ${problem}`);
+    this.name = 'ManifestError';
+  }
+}
+
+/** Folders under endpoints/ that hold data, not manifests. */
+const NON_MANIFEST_DIRS = new Set(['fixtures', 'data', 'upstreams']);
+
+const metaAjv = new Ajv({ allErrors: false, strict: false, useDefaults: false });
+addFormats.default(metaAjv);
+const validateManifest = metaAjv.compile<Manifest>(metaSchema);
+
+export function findManifestFiles(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (entry.isDirectory()) {
+        if (!NON_MANIFEST_DIRS.has(entry.name)) walk(path.join(dir, entry.name));
+      } else if (/\.ya?ml$/.test(entry.name)) out.push(path.join(dir, entry.name));
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/** Parse, expand and normalise every manifest under `root`. Throws ManifestError on the first bad one. */
+export function loadEndpoints(root: string): Endpoint[] {
+  const endpoints: Endpoint[] = [];
+  const seen = new Map<string, string>();
+  for (const file of findManifestFiles(root)) {
+    const rel = path.relative(root, file);
+    for (const endpoint of loadManifestFile(file, rel)) {
+      for (const p of [endpoint.path, ...endpoint.aliases]) {
+        const route = `${endpoint.method} ${p}`;
+        const other = seen.get(route);
+        if (other) throw new ManifestError(rel, 'path', `${route} is already served by ${other}`);
+        seen.set(route, rel);
+      }
+      endpoints.push(endpoint);
+    }
+  }
+  return endpoints;
+}
+
+export function loadManifestFile(file: string, rel: string): Endpoint[] {
+  let raw: unknown;
+  try {
+    raw = YAML.parse(fs.readFileSync(file, 'utf8'), { prettyErrors: true });
+  } catch (err) {
+    throw new ManifestError(rel, '', `invalid YAML: ${(err as Error).message.split('\n')[0]}`);
+  }
+  const dir = path.dirname(file);
+  const manifest = check(raw, rel);
+  if (!manifest.family) return [normalise(manifest, rel, dir)];
+  let items: Record<string, unknown>[];
+  try {
+    items = familyItems(manifest, dir);
+  } catch (err) {
+    throw new ManifestError(rel, 'family', (err as Error).message);
+  }
+  const { family: _family, ...template } = manifest;
+  return items.map((item, i) => {
+    let expanded: unknown;
+    try {
+      expanded = substitute(template, item);
+    } catch (err) {
+      throw new ManifestError(rel, `family[${i}]`, (err as Error).message);
+    }
+    return normalise(check(expanded, `${rel} [item ${i}]`), rel, dir);
+  });
+}
+
+function check(raw: unknown, rel: string): Manifest {
+  if (!validateManifest(raw)) throw new ManifestError(rel, ...describe(validateManifest.errors![0]));
+  const manifest = raw as Manifest;
+  const method = manifest.method ?? 'GET';
+  for (const [name, spec] of Object.entries(manifest.params ?? {})) {
+    if (spec.in === 'file' && method === 'GET') throw new ManifestError(rel, `params.${name}.in`, 'file params need POST');
+    if (spec.in === 'path' && !manifest.path.includes(`:${name}`))
+      throw new ManifestError(rel, `params.${name}.in`, `path has no :${name} segment`);
+  }
+  for (const segment of manifest.path.match(/:[A-Za-z_]+/g) ?? []) {
+    const name = segment.slice(1);
+    if (manifest.params?.[name]?.in !== 'path') throw new ManifestError(rel, 'path', `${segment} is not declared as a path param`);
+  }
+  return manifest;
+}
+
+/** ajv error → [field, problem] with the field as a dotted path. */
+export function describe(error: ErrorObject): [string, string] {
+  const field = error.instancePath.slice(1).replace(/\//g, '.');
+  const extra = error.params as Record<string, unknown>;
+  if (error.keyword === 'additionalProperties') return [field, `unknown field "${extra.additionalProperty}"`];
+  if (error.keyword === 'required') return [field, `missing field "${extra.missingProperty}"`];
+  if (error.keyword === 'enum') return [field, `must be one of: ${(extra.allowedValues as unknown[]).join(', ')}`];
+  return [field, error.message ?? error.keyword];
+}
+
+function normalise(m: Manifest, rel: string, dir: string): Endpoint {
+  const method = m.method ?? 'GET';
+  const params: Endpoint['params'] = {};
+  for (const [name, spec] of Object.entries(m.params ?? {})) {
+    params[name] = { ...spec, in: spec.in ?? (method === 'GET' ? 'query' : 'body'), required: spec.required ?? false, aliases: spec.aliases ?? [] };
+  }
+  return {
+    id: `${method} ${m.path}`,
+    method,
+    path: m.path,
+    aliases: m.aliases ?? [],
+    category: m.category,
+    summary: m.summary,
+    description: m.description ?? m.summary,
+    tags: m.tags ?? [],
+    body: m.body ?? (method === 'GET' || method === 'DELETE' ? [] : ['json', 'form']),
+    params,
+    adapter: { kind: m.adapter.kind, config: m.adapter.config ?? {} },
+    response: m.response ?? 'json',
+    resultSchema: m.resultSchema,
+    limits: { timeoutMs: 15000, cacheTtl: 0, ...m.limits },
+    requires: { env: m.requires?.env ?? [], bin: m.requires?.bin ?? [] },
+    examples: m.examples,
+    deprecated: m.deprecated ?? false,
+    file: rel,
+    dir,
+  };
+}

@@ -1,0 +1,92 @@
+/** The shape of a manifest file after YAML parsing (see manifest.schema.json for meaning). */
+export interface Manifest {
+  path: string;
+  aliases?: string[];
+  method?: HttpMethod;
+  category: Category;
+  summary: string;
+  description?: string;
+  tags?: string[];
+  body?: BodyType[];
+  params?: Record<string, ParamSpec>;
+  adapter: { kind: string; config?: Record<string, unknown> };
+  response?: ResponseKind;
+  resultSchema?: object;
+  limits?: Limits;
+  requires?: { env?: string[]; bin?: string[] };
+  examples: Example[];
+  family?: { items?: object[]; data?: string; dir?: string; where?: Record<string, unknown> };
+  deprecated?: boolean;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type BodyType = 'json' | 'form' | 'multipart';
+export type ResponseKind = 'json' | 'binary' | 'streamable';
+export type ParamSource = 'query' | 'body' | 'path' | 'file';
+export const CATEGORIES = ['ai', 'download', 'tools', 'search', 'effects', 'fun', 'sports', 'checker', 'tempgen'] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export interface ParamSpec {
+  in?: ParamSource;
+  required?: boolean;
+  aliases?: string[];
+  schema: Record<string, unknown>;
+  description: string;
+  example?: unknown;
+}
+
+export interface Limits {
+  timeoutMs?: number;
+  cacheTtl?: number;
+  concurrency?: number;
+  queue?: number;
+  bodyBytes?: number;
+}
+
+export interface Fixture {
+  upstream: string;
+  method?: string;
+  path: string;
+  query?: Record<string, unknown>;
+  body?: Record<string, unknown>;
+  status?: number;
+  headers?: Record<string, string>;
+  file?: string;
+  json?: unknown;
+  delayMs?: number;
+}
+
+export interface Example {
+  name?: string;
+  params: Record<string, unknown>;
+  files?: Record<string, string>;
+  env?: Record<string, string>;
+  fixtures?: Fixture[];
+  expect: { status?: number; error?: string; result?: object; contentType?: string };
+}
+
+/** A manifest expanded (one per family item) and normalised: what the engine serves. */
+export interface Endpoint {
+  /** Stable id: `METHOD path`. */
+  id: string;
+  method: HttpMethod;
+  path: string;
+  aliases: string[];
+  category: Category;
+  summary: string;
+  description: string;
+  tags: string[];
+  body: BodyType[];
+  params: Record<string, Required<Pick<ParamSpec, 'in' | 'required' | 'aliases'>> & ParamSpec>;
+  adapter: { kind: string; config: Record<string, unknown> };
+  response: ResponseKind;
+  resultSchema?: object;
+  limits: Required<Pick<Limits, 'timeoutMs' | 'cacheTtl'>> & Limits;
+  requires: { env: string[]; bin: string[] };
+  examples: Example[];
+  deprecated: boolean;
+  /** Manifest file it came from, relative to the endpoints root. */
+  file: string;
+  /** Absolute directory of that file (fixtures and data are relative to it). */
+  dir: string;
+}

@@ -1,0 +1,104 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { ApiError, invalidParameter, missingParameter } from './errors.js';
+import type { Endpoint } from './manifest/types.js';
+
+/**
+ * Parameter validation. One ajv instance for the whole registry; validators are
+ * cached by the canonical text of their schema, so the hundreds of effect endpoints
+ * sharing a param block compile it once. Query strings are coerced to the declared
+ * types and defaults are filled in.
+ */
+const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: false, strict: false });
+addFormats.default(ajv);
+const compiled = new Map<string, ValidateFunction>();
+
+/** How many distinct param schemas were compiled (for tests and boot diagnostics). */
+export const compiledSchemaCount = () => compiled.size;
+
+/** The object schema the engine validates for an endpoint (also used by OpenAPI). */
+export function paramsSchema(endpoint: Endpoint): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  for (const [name, spec] of Object.entries(endpoint.params)) {
+    if (spec.in === 'file') continue;
+    properties[name] = spec.schema;
+    if (spec.required) required.push(name);
+  }
+  if (endpoint.response === 'streamable') properties.stream = { type: 'boolean', default: false };
+  return { type: 'object', properties, required };
+}
+
+export function validatorFor(endpoint: Endpoint): ValidateFunction {
+  const schema = paramsSchema(endpoint);
+  const key = canonical(schema);
+  let validate = compiled.get(key);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    compiled.set(key, validate);
+  }
+  return validate;
+}
+
+/** Stable JSON (sorted keys) so equal schemas share one compiled validator. */
+export function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.keys(value as object)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export interface RawInput {
+  query: Record<string, unknown>;
+  body: Record<string, unknown>;
+  path: Record<string, string>;
+}
+
+/** Collect declared params from their sources (canonical name first, then aliases). */
+export function collectParams(endpoint: Endpoint, input: RawInput): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(endpoint.params)) {
+    if (spec.in === 'file') continue;
+    const source = spec.in === 'query' ? input.query : spec.in === 'path' ? input.path : input.body;
+    for (const key of [name, ...spec.aliases]) {
+      const value = present(source[key], spec.schema.type === 'array');
+      if (value !== undefined) {
+        out[name] = value;
+        break;
+      }
+    }
+  }
+  if (endpoint.response === 'streamable') {
+    const stream = present(input.query.stream ?? input.body.stream, false);
+    if (stream !== undefined) out.stream = stream;
+  }
+  return out;
+}
+
+/** Empty strings count as absent (clients send `url=`); repeated query keys keep the first unless the param is a list. */
+function present(value: unknown, list: boolean): unknown {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (Array.isArray(value) && !list) return present(value[0], false);
+  if (list && typeof value === 'string') return value.split(',').map((s) => s.trim()).filter(Boolean);
+  return value;
+}
+
+export function validateParams(endpoint: Endpoint, params: Record<string, unknown>): Record<string, unknown> {
+  const validate = validatorFor(endpoint);
+  if (!validate(params)) throw toApiError(validate.errors![0]);
+  return params;
+}
+
+function toApiError(error: ErrorObject): ApiError {
+  const extra = error.params as Record<string, unknown>;
+  if (error.keyword === 'required') return missingParameter(String(extra.missingProperty));
+  const param = error.instancePath.split('/')[1] || String(extra.additionalProperty ?? 'params');
+  if (error.keyword === 'enum') return invalidParameter(param, `must be one of: ${(extra.allowedValues as unknown[]).join(', ')}`);
+  if (error.keyword === 'format') return invalidParameter(param, `must be a valid ${extra.format}`);
+  const problem = error.message ?? 'is invalid';
+  return invalidParameter(param, problem);
+}

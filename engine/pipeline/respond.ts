@@ -1,0 +1,31 @@
+import type { Context } from 'koa';
+import { Readable } from 'node:stream';
+import type { Config } from '../config.js';
+import type { Output } from '../adapters/types.js';
+import { success } from '../envelope.js';
+
+/** Write an adapter's output: the envelope, raw bytes, or a redirect. */
+export function respond(ctx: Context, config: Config, output: Output): void {
+  if (output.type === 'json') {
+    ctx.body = success(config, output.result);
+    return;
+  }
+  if (output.type === 'redirect') {
+    ctx.status = output.status ?? 302;
+    ctx.redirect(output.location);
+    return;
+  }
+  ctx.set(output.headers ?? {});
+  ctx.type = output.contentType;
+  if (output.filename) ctx.set('Content-Disposition', contentDisposition(output.filename));
+  ctx.body = output.body;
+  const size = output.size ?? (Buffer.isBuffer(output.body) ? output.body.length : undefined);
+  if (size !== undefined) ctx.length = size;
+  if (output.body instanceof Readable) ctx.set('Cache-Control', 'no-store');
+}
+
+/** attachment; filename="safe ascii"; filename*=UTF-8''full (RFC 6266). */
+export function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\/]/g, '_').slice(0, 150) || 'download';
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename.replace(/[\\/]/g, '_'))}`;
+}

@@ -1,0 +1,76 @@
+import type { Endpoint, HttpMethod } from './manifest/types.js';
+
+/**
+ * Manifest routes. Static paths resolve with one Map lookup, so dispatch cost does not
+ * grow with the registry (@koa/router tests every layer's regexp per request). The few
+ * parameterised paths fall back to a scan of their own list.
+ */
+export type RouteMatch =
+  | { endpoint: Endpoint; pathParams: Record<string, string> }
+  | { allowed: string[] };
+
+interface DynamicRoute {
+  method: HttpMethod;
+  pattern: RegExp;
+  keys: string[];
+  endpoint: Endpoint;
+}
+
+export class EndpointRouter {
+  private readonly exact = new Map<string, Endpoint>();
+  /** Lower-cased fallback so `/api/ephoto360/HackerAvatar` finds `hackeravatar` and vice versa. */
+  private readonly folded = new Map<string, Endpoint | null>();
+  private readonly methods = new Map<string, Set<string>>();
+  private readonly dynamic: DynamicRoute[] = [];
+
+  constructor(endpoints: Endpoint[]) {
+    for (const endpoint of endpoints) for (const p of [endpoint.path, ...endpoint.aliases]) this.add(endpoint, p);
+  }
+
+  private add(endpoint: Endpoint, path: string) {
+    if (path.includes(':')) {
+      const keys: string[] = [];
+      const source = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_m, key: string) => {
+        keys.push(key);
+        return '([^/]+)';
+      });
+      this.dynamic.push({ method: endpoint.method, pattern: new RegExp(`^${source}$`), keys, endpoint });
+      return;
+    }
+    this.exact.set(`${endpoint.method} ${path}`, endpoint);
+    const folded = `${endpoint.method} ${path.toLowerCase()}`;
+    this.folded.set(folded, this.folded.has(folded) ? null : endpoint);
+    const methods = this.methods.get(path.toLowerCase()) ?? new Set<string>();
+    methods.add(endpoint.method);
+    this.methods.set(path.toLowerCase(), methods);
+  }
+
+  /** The endpoint for a request, the methods the path allows (405), or undefined (404). */
+  match(method: string, rawPath: string): RouteMatch | undefined {
+    const path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
+    const m = method === 'HEAD' ? 'GET' : method;
+    const hit = this.exact.get(`${m} ${path}`) ?? this.folded.get(`${m} ${path.toLowerCase()}`);
+    if (hit) return { endpoint: hit, pathParams: {} };
+    let allowed = this.methods.get(path.toLowerCase());
+    for (const route of this.dynamic) {
+      const found = route.pattern.exec(path);
+      if (!found) continue;
+      if (route.method === m) {
+        const pathParams: Record<string, string> = {};
+        route.keys.forEach((key, i) => (pathParams[key] = safeDecode(found[i + 1])));
+        return { endpoint: route.endpoint, pathParams };
+      }
+      allowed = new Set([...(allowed ?? []), route.method]);
+    }
+    if (allowed) return { allowed: [...allowed].flatMap((x) => (x === 'GET' ? ['GET', 'HEAD'] : [x])) };
+    return undefined;
+  }
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}

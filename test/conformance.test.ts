@@ -1,0 +1,139 @@
+/**
+ * The conformance harness, generated from the registry: no per-endpoint test code.
+ * For every endpoint: 401 without a key, 400 missing_parameter for each required
+ * param, 400 invalid_parameter for a value breaking a schema, and every manifest
+ * example run against the local fixture upstream with its expectations asserted.
+ * It also fails on fixture files that no example uses.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import t from 'tap';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import { ENDPOINTS_DIR } from '../engine/app.js';
+import { loadEndpoints } from '../engine/manifest/load.js';
+import { loadUpstreamSpecs } from '../engine/upstreams.js';
+import type { Endpoint, Example } from '../engine/manifest/types.js';
+import { startFixtureUpstream } from './support/fixture-upstream.js';
+import { serve, TEST_KEY, type Served } from './support/serve.js';
+import { callEndpoint, type Answer } from './support/call.js';
+import { invalidValueFor } from './support/invalid-values.js';
+
+const endpoints = loadEndpoints(ENDPOINTS_DIR);
+const upstreamSpecs = loadUpstreamSpecs(path.join(ENDPOINTS_DIR, 'upstreams'));
+const expectAjv = new Ajv({ strict: false, allErrors: true });
+addFormats.default(expectAjv);
+
+const fixtures = await startFixtureUpstream();
+const baseEnv: Record<string, string> = {};
+for (const spec of upstreamSpecs) {
+  baseEnv[spec.baseUrl.env] = fixtures.base(spec.name);
+  for (const name of spec.requires ?? []) baseEnv[name] = `fixture-${name.toLowerCase()}`;
+}
+
+const engines = new Map<string, Promise<Served>>();
+/** One engine per distinct example env (most examples share the default one). */
+const engineFor = (env: Record<string, string> = {}) => {
+  const key = JSON.stringify(Object.entries(env).sort());
+  if (!engines.has(key)) engines.set(key, serve({ ...baseEnv, ...env }, { endpoints, upstreamSpecs }));
+  return engines.get(key)!;
+};
+
+t.teardown(async () => {
+  for (const served of engines.values()) await (await served).close();
+  await fixtures.close();
+});
+
+/** Valid params for the endpoint: its first example's, topped up with param examples. */
+function validParams(endpoint: Endpoint): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(endpoint.params)) if (spec.example !== undefined && spec.in !== 'file') params[name] = spec.example;
+  return { ...params, ...endpoint.examples[0].params };
+}
+
+function assertEnvelopeError(t: Tap.Test, answer: Answer, status: number, code: string) {
+  t.equal(answer.status, status, `HTTP ${status}`);
+  t.match(answer.json, { status, success: false, error: code, message: String }, `envelope with error ${code}`);
+  t.notMatch(JSON.stringify(answer.json ?? {}), /\n\s+at .+:\d+:\d+/, 'no stack trace');
+}
+
+async function runExample(t: Tap.Test, endpoint: Endpoint, example: Example) {
+  const served = await engineFor(example.env);
+  fixtures.use(example.fixtures ?? [], endpoint.dir);
+  const answer = await callEndpoint(served.url, endpoint, example.params, { key: TEST_KEY, files: example.files });
+  const expect = example.expect;
+  const status = expect.status ?? 200;
+  t.equal(answer.status, status, `HTTP ${status}${answer.status !== status ? `: ${answer.bytes.toString('utf8', 0, 300)}` : ''}`);
+  t.ok(answer.headers.get('x-request-id'), 'X-Request-Id set');
+  if (expect.error) assertEnvelopeError(t, answer, status, expect.error);
+  else if (expect.contentType) {
+    t.ok((answer.headers.get('content-type') ?? '').startsWith(expect.contentType), `Content-Type ${expect.contentType}`);
+    t.ok(answer.bytes.length > 0, 'non-empty body');
+  } else {
+    t.match(answer.json, { status: 200, success: true, creator: String }, 'success envelope');
+    if (expect.result) {
+      const validate = expectAjv.compile(expect.result);
+      t.ok(validate(answer.json?.result), `result matches the example's schema ${expectAjv.errorsText(validate.errors)}`);
+    }
+  }
+  const { used, unmatched } = fixtures.hits();
+  t.same(unmatched, [], 'no upstream request without a fixture');
+  const unused = (example.fixtures ?? []).map((f, i) => (used.has(i) ? null : `${f.upstream} ${f.path}`)).filter(Boolean);
+  t.same(unused, [], 'every fixture of the example was requested');
+}
+
+let covered = 0;
+for (const endpoint of endpoints) {
+  await t.test(`${endpoint.id} (${endpoint.file})`, async (t) => {
+    const served = await engineFor();
+    t.ok(endpoint.examples.length > 0, 'has at least one example');
+
+    const noKey = await callEndpoint(served.url, endpoint, validParams(endpoint));
+    assertEnvelopeError(t, noKey, 401, 'missing_api_key');
+    const badKey = await callEndpoint(served.url, endpoint, validParams(endpoint), { key: 'not-a-key' });
+    assertEnvelopeError(t, badKey, 401, 'invalid_api_key');
+
+    for (const [name, spec] of Object.entries(endpoint.params)) {
+      if (spec.required && spec.in !== 'file' && spec.in !== 'path') {
+        const params = validParams(endpoint);
+        delete params[name];
+        const answer = await callEndpoint(served.url, endpoint, params, { key: TEST_KEY });
+        assertEnvelopeError(t, answer, 400, 'missing_parameter');
+        t.match(answer.json?.details, [{ param: name, problem: 'required' }], `names ${name}`);
+      }
+      const bad = spec.in === 'file' ? undefined : invalidValueFor(spec.schema);
+      if (bad !== undefined) {
+        const answer = await callEndpoint(served.url, endpoint, { ...validParams(endpoint), [name]: bad }, { key: TEST_KEY });
+        assertEnvelopeError(t, answer, 400, 'invalid_parameter');
+        t.match(answer.json?.details, [{ param: name }], `names ${name}`);
+      }
+    }
+
+    for (const [i, example] of endpoint.examples.entries()) {
+      await t.test(`example ${example.name ?? i + 1}`, (t) => runExample(t, endpoint, example));
+    }
+    covered++;
+  });
+}
+
+t.test('every fixture file is used by some example', async (t) => {
+  const referenced = new Set<string>();
+  for (const e of endpoints) for (const ex of e.examples) for (const f of ex.fixtures ?? []) if (f.file) referenced.add(path.resolve(e.dir, f.file));
+  for (const e of endpoints) for (const ex of e.examples) for (const file of Object.values(ex.files ?? {})) referenced.add(path.resolve(e.dir, file));
+  const onDisk: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (full.split(path.sep).includes('fixtures')) onDisk.push(full);
+    }
+  };
+  walk(ENDPOINTS_DIR);
+  t.same(onDisk.filter((f) => !referenced.has(f)).map((f) => path.relative(ENDPOINTS_DIR, f)), [], 'no orphan fixtures');
+});
+
+t.test('coverage', async (t) => {
+  t.equal(covered, endpoints.length, 'every registered endpoint was exercised');
+  t.comment(`conformance: covered ${covered} of ${endpoints.length} endpoints`);
+  console.log(`# conformance: covered ${covered} of ${endpoints.length} endpoints (100%)`);
+});

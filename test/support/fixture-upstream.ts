@@ -1,0 +1,96 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Fixture } from '../../engine/manifest/types.js';
+
+/**
+ * The local upstream of the conformance harness: one HTTP server standing in for
+ * every upstream (each under /<upstream-name>/), answering with the fixture files of
+ * the example being run. It records which fixtures were hit, so an example whose
+ * endpoint never called its upstream fails.
+ */
+export interface FixtureUpstream {
+  base(upstream: string): string;
+  /** Serve these fixtures (paths relative to dir) until the next call. */
+  use(fixtures: Fixture[], dir: string): void;
+  /** Indexes of fixtures that were requested since `use`, and requests that matched none. */
+  hits(): { used: Set<number>; unmatched: string[] };
+  close(): Promise<void>;
+}
+
+const TYPES: Record<string, string> = {
+  '.json': 'application/json',
+  '.html': 'text/html; charset=utf-8',
+  '.xml': 'application/xml',
+  '.sse': 'text/event-stream',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+export async function startFixtureUpstream(): Promise<FixtureUpstream> {
+  let current: { fixtures: Fixture[]; dir: string } = { fixtures: [], dir: '' };
+  let used = new Set<number>();
+  let unmatched: string[] = [];
+
+  const server = http.createServer(async (req, res) => {
+    const body = await readBody(req);
+    const url = new URL(req.url ?? '/', 'http://fixture');
+    const [, upstream, ...rest] = url.pathname.split('/');
+    const rel = `/${rest.join('/')}`;
+    const index = current.fixtures.findIndex(
+      (f) =>
+        f.upstream === upstream &&
+        (f.method ?? 'GET').toUpperCase() === req.method &&
+        f.path === rel &&
+        Object.entries(f.query ?? {}).every(([k, v]) => url.searchParams.get(k) === String(v)) &&
+        subset(f.body ?? {}, body),
+    );
+    if (index === -1) {
+      unmatched.push(`${req.method} ${url.pathname}${url.search}`);
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"no fixture matches this request"}');
+      return;
+    }
+    used.add(index);
+    const fixture = current.fixtures[index];
+    if (fixture.delayMs) await new Promise((r) => setTimeout(r, fixture.delayMs));
+    const payload = fixture.file ? fs.readFileSync(path.resolve(current.dir, fixture.file)) : Buffer.from(JSON.stringify(fixture.json ?? null));
+    const type = fixture.file ? (TYPES[path.extname(fixture.file)] ?? 'application/octet-stream') : 'application/json';
+    if (!res.destroyed) res.writeHead(fixture.status ?? 200, { 'content-type': type, ...fixture.headers }).end(payload);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    base: (upstream) => `http://127.0.0.1:${port}/${upstream}`,
+    use(fixtures, dir) {
+      current = { fixtures, dir };
+      used = new Set();
+      unmatched = [];
+    },
+    hits: () => ({ used, unmatched }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function readBody(req: http.IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text) return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    return Object.fromEntries(new URLSearchParams(text));
+  }
+}
+
+/** Does `actual` carry every property of `expected` (deeply)? */
+function subset(expected: unknown, actual: unknown): boolean {
+  if (expected === null || typeof expected !== 'object') return expected === actual;
+  if (actual === null || typeof actual !== 'object') return false;
+  return Object.entries(expected).every(([k, v]) => subset(v, (actual as Record<string, unknown>)[k]));
+}

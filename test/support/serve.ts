@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { loadConfig } from '../../engine/config.js';
+import { createEngine, type Engine, type EngineOptions } from '../../engine/app.js';
+import { silentLogger } from '../../engine/log.js';
+
+export const TEST_KEY = 'conformance-test-key';
+
+/** A running engine on a random loopback port, with a throwaway DATA_DIR. */
+export interface Served {
+  engine: Engine;
+  url: string;
+  close(): Promise<void>;
+}
+
+export function tempDataDir(prefix = 'manifold-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export async function serve(env: Record<string, string | undefined>, options: Omit<EngineOptions, 'config'> = {}): Promise<Served> {
+  // listen first so PUBLIC_BASE_URL (used in links the engine hands out) is the real address
+  let handler: http.RequestListener = (_req, res) => res.writeHead(503).end();
+  const server = http.createServer((req, res) => handler(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const config = loadConfig({
+    TEST_API_KEY: TEST_KEY,
+    DATA_DIR: tempDataDir(),
+    LOG_REQUESTS: '0',
+    TEST_KEY_RPM: '1000000',
+    ALLOW_PRIVATE_URLS: '1',
+    PUBLIC_BASE_URL: url,
+    PATH: process.env.PATH,
+    ...env,
+  });
+  const engine = createEngine({ logger: silentLogger, ...options, config });
+  handler = engine.app.callback();
+  return {
+    engine,
+    url,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await engine.close();
+    },
+  };
+}
