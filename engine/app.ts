@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
 import Router from '@koa/router';
+import type { Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import type { Config } from './config.js';
 import { loadEndpoints } from './manifest/load.js';
@@ -67,7 +68,7 @@ export function createEngine(options: EngineOptions): Engine {
     await enforceRateLimit(ctx, limiter, authenticate(ctx, auth));
     ctx.state.result = listing(registry);
   });
-  router.use('/api/admin/keys', koaBody({ json: true, urlencoded: false, multipart: false, jsonLimit: 16 * 1024 }) as unknown as Router.Middleware);
+  router.use('/api/admin/keys', koaBody({ json: true, urlencoded: false, multipart: false, jsonLimit: 16 * 1024 }) as unknown as Middleware);
   registerKeyRoutes(router, { store, config });
   registerFileRoute(router, files);
 

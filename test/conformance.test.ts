@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { ENDPOINTS_DIR } from '../engine/app.js';
@@ -51,13 +51,13 @@ function validParams(endpoint: Endpoint): Record<string, unknown> {
   return { ...params, ...endpoint.examples[0].params };
 }
 
-function assertEnvelopeError(t: Tap.Test, answer: Answer, status: number, code: string) {
+function assertEnvelopeError(t: Test, answer: Answer, status: number, code: string) {
   t.equal(answer.status, status, `HTTP ${status}`);
   t.match(answer.json, { status, success: false, error: code, message: String }, `envelope with error ${code}`);
   t.notMatch(JSON.stringify(answer.json ?? {}), /\n\s+at .+:\d+:\d+/, 'no stack trace');
 }
 
-async function runExample(t: Tap.Test, endpoint: Endpoint, example: Example) {
+async function runExample(t: Test, endpoint: Endpoint, example: Example) {
   const served = await engineFor(example.env);
   fixtures.use(example.fixtures ?? [], endpoint.dir);
   const answer = await callEndpoint(served.url, endpoint, example.params, { key: TEST_KEY, files: example.files });

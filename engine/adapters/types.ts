@@ -4,6 +4,7 @@ import type { HttpClient } from '../http/client.js';
 import type { UpstreamRegistry } from '../upstreams.js';
 import type { ResultCache } from '../cache.js';
 import type { Endpoint } from '../manifest/types.js';
+import type { FileStore } from '../storage/files.js';
 
 /**
  * The one interface every adapter kind implements. An adapter turns validated
@@ -33,6 +34,8 @@ export interface AdapterSetup {
   http: HttpClient;
   upstreams: UpstreamRegistry;
   cache: ResultCache;
+  /** Hosted files (content-addressed, served at /files/<name>). */
+  files: FileStore;
 }
 
 export interface Call {

@@ -25,6 +25,7 @@ const NON_MANIFEST_DIRS = new Set(['fixtures', 'data', 'upstreams']);
 const metaAjv = new Ajv({ allErrors: false, strict: false, useDefaults: false });
 addFormats.default(metaAjv);
 const validateManifest = metaAjv.compile<Manifest>(metaSchema);
+const validateFamily = metaAjv.compile({ ...metaSchema.properties.family, definitions: metaSchema.definitions });
 
 export function findManifestFiles(root: string): string[] {
   const out: string[] = [];
@@ -66,8 +67,11 @@ export function loadManifestFile(file: string, rel: string): Endpoint[] {
     throw new ManifestError(rel, '', `invalid YAML: ${(err as Error).message.split('\n')[0]}`);
   }
   const dir = path.dirname(file);
-  const manifest = check(raw, rel);
-  if (!manifest.family) return [normalise(manifest, rel, dir)];
+  const family = (raw as { family?: unknown } | null)?.family;
+  if (family === undefined) return [normalise(check(raw, rel), rel, dir)];
+  // a family template is only whole once expanded: check its family section now, each item below
+  if (!validateFamily(family)) throw new ManifestError(rel, ...describe({ ...validateFamily.errors![0], instancePath: `/family${validateFamily.errors![0].instancePath}` }));
+  const manifest = raw as Manifest;
   let items: Record<string, unknown>[];
   try {
     items = familyItems(manifest, dir);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Context, Middleware } from 'koa';
-import { koaBody } from 'koa-body';
+import { koaBody, HttpMethodEnum } from 'koa-body';
 import type { Config } from '../config.js';
 import { ApiError, payloadTooLarge } from '../errors.js';
 import type { Endpoint } from '../manifest/types.js';
@@ -43,7 +43,7 @@ export class BodyParsers {
         text: false,
         jsonLimit: limit,
         formLimit: limit,
-        parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
+        parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
         formidable: {
           uploadDir: this.tempDir,
           maxFileSize: this.config.uploadMaxBytes,

@@ -1,0 +1,156 @@
+/** The HTTP contract of CONTRACT.md, exercised on a small registry of test manifests. */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import t from 'tap';
+import { serve, TEST_KEY } from '../support/serve.js';
+import { testEndpoints } from './test-endpoints.js';
+import { compiledSchemaCount } from '../../engine/params.js';
+import type { Logger } from '../../engine/log.js';
+
+// a local upstream: /slow answers after 1.5 s, /count counts its calls
+let calls = 0;
+const upstream = http.createServer((req, res) => {
+  if (req.url?.startsWith('/slow')) setTimeout(() => res.end(JSON.stringify({ items: ['late'] })), 1500);
+  else res.end(JSON.stringify({ count: ++calls }));
+});
+await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+const upstreamBase = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+
+const before = compiledSchemaCount();
+const { endpoints, upstream: specs } = testEndpoints();
+const lines: string[] = [];
+const logger: Logger = { info: (f) => lines.push(JSON.stringify(f)), error: (f) => lines.push(JSON.stringify(f)) };
+const served = await serve({ TEST_KEY_RPM: '1000', LOG_REQUESTS: '1' }, { endpoints, upstreamSpecs: specs(upstreamBase), logger });
+t.teardown(async () => {
+  await served.close();
+  upstream.closeAllConnections();
+  upstream.close();
+});
+
+const get = (path: string, init: RequestInit = {}) => fetch(served.url + path, init);
+const key = `apikey=${TEST_KEY}`;
+
+t.test('404 for an unknown path, with envelope and request id', async (t) => {
+  const res = await get(`/api/nope?${key}`);
+  t.equal(res.status, 404);
+  t.match(await res.json(), { status: 404, success: false, creator: 'Manifold', error: 'not_found', message: String });
+  t.ok(res.headers.get('x-request-id'));
+});
+
+t.test('X-Request-Id is echoed when the client sends one', async (t) => {
+  const res = await get(`/api/test/one?${key}&text=a`, { headers: { 'X-Request-Id': 'client-id-123' } });
+  t.equal(res.headers.get('x-request-id'), 'client-id-123');
+});
+
+t.test('405 with Allow when the path exists for another method', async (t) => {
+  const res = await get(`/api/test/echo?${key}`);
+  t.equal(res.status, 405);
+  t.equal(res.headers.get('allow'), 'POST');
+  t.match(await res.json(), { error: 'method_not_allowed' });
+});
+
+t.test('POST with a JSON body, key in the body, defaults and coercion', async (t) => {
+  const res = await get('/api/test/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apikey: TEST_KEY, word: 'beta' }) });
+  t.equal(res.status, 200);
+  t.same((await res.json()).result, { word: 'beta', n: 2 });
+});
+
+t.test('415 for a body type the endpoint does not take', async (t) => {
+  const res = await get(`/api/test/echo?${key}`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'word=alpha' });
+  t.equal(res.status, 415);
+  t.match(await res.json(), { error: 'unsupported_media_type' });
+});
+
+t.test('413 for a body over the endpoint limit', async (t) => {
+  const res = await get(`/api/test/echo?${key}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ word: 'alpha', pad: 'x'.repeat(500) }) });
+  t.equal(res.status, 413);
+  t.match(await res.json(), { error: 'payload_too_large' });
+});
+
+t.test('400 for malformed JSON', async (t) => {
+  const res = await get(`/api/test/echo?${key}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"word": ' });
+  t.equal(res.status, 400);
+  t.match(await res.json(), { error: 'invalid_parameter' });
+});
+
+t.test('400 invalid_parameter lists the allowed values of an enum', async (t) => {
+  const res = await get('/api/test/echo', { method: 'POST', headers: { 'content-type': 'application/json', 'X-API-Key': TEST_KEY }, body: JSON.stringify({ word: 'gamma' }) });
+  const body = await res.json();
+  t.equal(res.status, 400);
+  t.match(body, { error: 'invalid_parameter', details: [{ param: 'word' }] });
+  t.match(body.message, /alpha, beta/);
+});
+
+t.test('keys from headers: X-API-Key and Authorization: Bearer', async (t) => {
+  t.equal((await get('/api/test/one?text=a', { headers: { 'X-API-Key': TEST_KEY } })).status, 200);
+  t.equal((await get('/api/test/one?text=a', { headers: { Authorization: `Bearer ${TEST_KEY}` } })).status, 200);
+  t.equal((await get('/api/test/one?text=a', { headers: { Authorization: 'Bearer wrong' } })).status, 401);
+});
+
+t.test('param aliases: query= for q=', async (t) => {
+  const res = await get(`/api/test/cached?${key}&q=alias-check`);
+  t.equal(res.status, 200);
+});
+
+t.test('503 unavailable with the reason, and listed as such', async (t) => {
+  const res = await get(`/api/test/needs-env?${key}`);
+  t.equal(res.status, 503);
+  const body = await res.json();
+  t.match(body, { error: 'unavailable' });
+  t.match(body.message, /SOME_UNSET_VARIABLE not set/);
+  const listing = await (await get(`/api/admin/endpoints?${key}`)).json();
+  const entry = listing.result.endpoints.find((e: { path: string }) => e.path === '/api/test/needs-env');
+  t.match(entry, { available: false, unavailableReason: /SOME_UNSET_VARIABLE/ });
+  t.equal(listing.result.total, endpoints.length);
+});
+
+t.test('504 when the upstream is slower than the endpoint timeout', async (t) => {
+  const res = await get(`/api/test/slow?${key}&q=late`);
+  t.equal(res.status, 504);
+  t.match(await res.json(), { error: 'upstream_timeout' });
+});
+
+t.test('503 overloaded when the concurrency gate and its queue are full', async (t) => {
+  const [a, b] = await Promise.all([get(`/api/test/slow?${key}&q=1`), get(`/api/test/slow?${key}&q=2`)]);
+  t.same([a.status, b.status].sort(), [503, 504]);
+  const overloaded = a.status === 503 ? a : b;
+  t.match(await overloaded.json(), { error: 'overloaded' });
+  t.ok(overloaded.headers.get('retry-after'));
+});
+
+t.test('cached endpoints share one upstream call (single-flight and TTL)', async (t) => {
+  const start = calls;
+  const answers = await Promise.all([1, 2, 3, 4].map(() => get(`/api/test/cached?${key}&q=same`).then((r) => r.json())));
+  const again = await (await get(`/api/test/cached-alias?${key}&q=same`)).json();
+  t.equal(calls - start, 1, 'one upstream call');
+  t.same(new Set([...answers, again].map((a) => a.result)).size, 1);
+});
+
+t.test('a failing handler is a 500 envelope without a stack', async (t) => {
+  const res = await get(`/api/test/broken?${key}`);
+  t.equal(res.status, 500);
+  const text = await res.text();
+  t.match(JSON.parse(text), { error: 'internal_error' });
+  t.notMatch(text, /at .*\.ts:\d+/);
+});
+
+t.test('family items share one compiled param validator', async (t) => {
+  const familyMembers = endpoints.filter((e) => e.path.startsWith('/api/test/') && ['one', 'two', 'three'].includes(e.path.split('/').pop()!));
+  t.equal(familyMembers.length, 3);
+  // 5 distinct param schemas among 8 endpoints (the family shares one; two take no params)
+  t.ok(compiledSchemaCount() - before <= 5, `compiled ${compiledSchemaCount() - before} schemas`);
+  const res = await get(`/api/test/two?${key}&text=hi`);
+  t.equal((await res.json()).result, 2);
+});
+
+t.test('health without a key', async (t) => {
+  const res = await get('/health');
+  t.match(await res.json(), { status: 'ok', version: '3.0.4' });
+});
+
+t.test('the API key never reaches a log line', async (t) => {
+  await get(`/api/test/one?text=a&apikey=${TEST_KEY}`);
+  const all = lines.join('\n');
+  t.notMatch(all, TEST_KEY);
+  t.match(all, /apikey=\[redacted\]/);
+});
