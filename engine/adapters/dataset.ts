@@ -12,8 +12,10 @@ import type { AdapterKind, AdapterSetup } from './types.js';
  */
 interface DatasetConfig {
   file: string;
-  /** JMESPath applied to the picked item. */
+  /** JMESPath applied to the picked item (with `pick: all`, to the list of matching items). */
   result?: string;
+  /** `random` (default): one random matching item; `all`: every matching item, in file order. */
+  pick?: 'random' | 'all';
   /** item field -> param name; items must match every param the caller gave. */
   filter?: Record<string, string>;
   live?: { upstream: string; path: string; result?: string; timeoutMs?: number };
@@ -43,7 +45,8 @@ export const dataset: AdapterKind<DatasetConfig> = {
     required: ['file'],
     properties: {
       file: { type: 'string', description: 'JSON or YAML list, relative to the manifest' },
-      result: { type: 'string', description: 'JMESPath applied to the picked item' },
+      result: { type: 'string', description: 'JMESPath applied to the picked item (with pick: all, to the list)' },
+      pick: { enum: ['random', 'all'], description: 'one random matching item (default) or all of them' },
       filter: { type: 'object', additionalProperties: { type: 'string' } },
       live: {
         type: 'object',
@@ -69,7 +72,7 @@ export const dataset: AdapterKind<DatasetConfig> = {
       }
       const matching = config.filter ? items.filter((item) => matches(item, config.filter!, params)) : items;
       if (matching.length === 0) throw new ApiError(404, 'not_found', 'No entry matches the given parameters');
-      return { type: 'json', result: toResult(random(matching)) };
+      return { type: 'json', result: toResult(config.pick === 'all' ? matching : random(matching)) };
     };
   },
 };
