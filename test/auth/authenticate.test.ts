@@ -5,11 +5,11 @@ import { KeyStore } from '../../engine/auth/key-store.js';
 import { loadConfig } from '../../engine/config.js';
 import { closeDatabase, openDatabase } from '../../engine/storage/database.js';
 import { timingSafeEqualSpy } from './crypto-spy.js';
-import { startApp } from './koa-harness.js';
+import { startApp, type TestLike } from './koa-harness.js';
 
 const config = loadConfig({ TEST_API_KEY: 'shared-test-key', TEST_KEY_RPM: '7', PERSONAL_KEY_RPM: '70' });
 
-function deps(t: { testdir(): string; teardown(fn: () => void): void }) {
+function deps(t: TestLike) {
   const dataDir = t.testdir();
   t.teardown(() => closeDatabase(dataDir));
   return { store: new KeyStore(openDatabase(dataDir)), config };

@@ -5,8 +5,9 @@ import t from 'tap';
 import { KeyStore } from '../../engine/auth/key-store.js';
 import { closeDatabase, connect, databasePath, openDatabase } from '../../engine/storage/database.js';
 import { timingSafeEqualSpy } from './crypto-spy.js';
+import type { TestLike } from './koa-harness.js';
 
-function freshStore(t: { testdir(): string; teardown(fn: () => void): void }) {
+function freshStore(t: TestLike) {
   const dataDir = t.testdir();
   t.teardown(() => closeDatabase(dataDir));
   return { dataDir, store: new KeyStore(openDatabase(dataDir)) };

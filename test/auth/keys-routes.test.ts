@@ -3,12 +3,12 @@ import { registerKeyRoutes } from '../../engine/admin/keys-routes.js';
 import { KeyStore } from '../../engine/auth/key-store.js';
 import { closeDatabase, openDatabase } from '../../engine/storage/database.js';
 import { timingSafeEqualSpy } from './crypto-spy.js';
-import { startApp } from './koa-harness.js';
+import { startApp, type TestLike } from './koa-harness.js';
 
 const ADMIN = { Authorization: 'Bearer admin-secret' };
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 
-async function setup(t: Parameters<Parameters<typeof t.test>[1]>[0], adminToken?: string, register = registerKeyRoutes) {
+async function setup(t: TestLike, adminToken?: string, register = registerKeyRoutes) {
   const dataDir = t.testdir();
   t.teardown(() => closeDatabase(dataDir));
   const store = new KeyStore(openDatabase(dataDir));
@@ -58,7 +58,8 @@ t.test('every route needs the admin token', async (t) => {
   const { store, call } = await setup(t, 'admin-secret');
   const key = store.create();
   for (const [method, path] of [['POST', '/api/admin/keys'], ['GET', '/api/admin/keys'], ['DELETE', `/api/admin/keys/${key.id}`]]) {
-    for (const headers of [{}, { Authorization: 'Bearer wrong' }, { Authorization: 'admin-secret' }, { 'X-API-Key': 'admin-secret' }]) {
+    const attempts: Record<string, string>[] = [{}, { Authorization: 'Bearer wrong' }, { Authorization: 'admin-secret' }, { 'X-API-Key': 'admin-secret' }];
+    for (const headers of attempts) {
       const answer = await call(method, path, { headers });
       t.match(answer, { status: 403, body: { status: 403, success: false, error: 'forbidden' } }, `${method} ${path} ${JSON.stringify(headers)}`);
     }

@@ -4,12 +4,18 @@ import Router from '@koa/router';
 import { koaBody } from 'koa-body';
 import type { ApiError } from '../../engine/errors.js';
 
+/** The part of a tap Test the helpers use (tap's own type is a deep generic). */
+export interface TestLike {
+  testdir(): string;
+  teardown(fn: () => unknown): void;
+}
+
 /**
  * A small Koa app standing in for the engine in auth tests: koa-body parses JSON,
  * form and multipart bodies; errors render as the contract's error envelope and
  * `ctx.state.result` as the success envelope (the engine's convention).
  */
-export async function startApp(t: { teardown(fn: () => unknown): void }, register: (router: Router) => void): Promise<string> {
+export async function startApp(t: Pick<TestLike, 'teardown'>, register: (router: Router) => void): Promise<string> {
   const app = new Koa();
   app.use(async (ctx, next) => {
     try {

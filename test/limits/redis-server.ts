@@ -1,0 +1,43 @@
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+
+/**
+ * A throwaway redis-server for a test: random free port, loopback only, no
+ * persistence, killed at teardown. Resolves to its URL, or to undefined when
+ * redis-server is not installed (the caller decides whether that fails or skips).
+ */
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = net.createServer().listen(0, '127.0.0.1');
+    probe.once('error', reject);
+    probe.once('listening', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+
+export async function startRedis(t: { teardown(fn: () => unknown): void }, dir: string): Promise<string | undefined> {
+  const port = await freePort();
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  t.teardown(async () => {
+    child.kill('SIGTERM');
+    await exited;
+  });
+  return new Promise((resolve, reject) => {
+    let log = '';
+    child.once('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ENOENT' ? resolve(undefined) : reject(error),
+    );
+    child.stdout.on('data', (chunk: Buffer) => {
+      log += chunk;
+      if (log.includes('Ready to accept connections')) resolve(`redis://127.0.0.1:${port}`);
+    });
+    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}:\n${log}`)));
+  });
+}
