@@ -41,6 +41,7 @@ export interface Engine {
   registry: Registry;
   config: Config;
   files: FileStore;
+  keys: KeyStore;
   close(): Promise<void>;
 }
 
@@ -48,8 +49,9 @@ export interface Engine {
 export function createEngine(options: EngineOptions): Engine {
   const { config } = options;
   const logger = options.logger ?? createLogger();
-  const endpoints = options.endpoints ?? loadEndpoints(ENDPOINTS_DIR);
-  const upstreams = new UpstreamRegistry(options.upstreamSpecs ?? loadUpstreamSpecs(path.join(ENDPOINTS_DIR, 'upstreams')), config.env);
+  const endpointsDir = config.endpointsDir ?? ENDPOINTS_DIR;
+  const endpoints = options.endpoints ?? loadEndpoints(endpointsDir);
+  const upstreams = new UpstreamRegistry(options.upstreamSpecs ?? loadUpstreamSpecs(path.join(endpointsDir, 'upstreams')), config.env);
   const http = createHttpClient(config);
   const cache = createResultCache(config);
   const files = createFileStore(config.dataDir, config.publicBaseUrl);
@@ -86,6 +88,7 @@ export function createEngine(options: EngineOptions): Engine {
     registry,
     config,
     files,
+    keys: store,
     async close() {
       await Promise.allSettled([limiter.close(), cache.close()]);
     },

@@ -10,6 +10,8 @@ export interface Config {
   host: string;
   publicBaseUrl: string;
   dataDir: string;
+  /** Where manifests live (ENDPOINTS_DIR); the project's endpoints/ by default. */
+  endpointsDir?: string;
   creator: string;
   version: string;
   testApiKey: string;
@@ -48,6 +50,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     host: env.HOST ?? '0.0.0.0',
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     dataDir: path.resolve(env.DATA_DIR ?? './data'),
+    endpointsDir: env.ENDPOINTS_DIR && path.resolve(env.ENDPOINTS_DIR),
     creator: env.CREATOR ?? 'Manifold',
     version: API_VERSION,
     testApiKey: env.TEST_API_KEY ?? DEFAULT_TEST_API_KEY,

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { loadConfig } from './config.js';
 import { createEngine } from './app.js';
 import { createLogger } from './log.js';
@@ -32,7 +33,7 @@ server.listen(config.port, config.host, () => {
   const available = registry.routes.filter((r) => r.handler).length;
   logger.info({
     msg: 'listening',
-    url: `${config.tlsCertFile ? 'https' : 'http'}://${config.host}:${config.port}`,
+    url: `${config.tlsCertFile ? 'https' : 'http'}://${config.host}:${(server.address() as AddressInfo).port}`,
     endpoints: registry.routes.length,
     available,
     bootMs: Math.round(Number(process.hrtime.bigint() - started) / 1e6),

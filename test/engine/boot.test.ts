@@ -1,0 +1,74 @@
+/**
+ * `npm start` as a user runs it: the real entry point in a child process. Boots the
+ * full registry, serves HTTPS with HSTS when given a certificate, and refuses to
+ * start on a bad manifest, naming its file.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import https from 'node:https';
+import path from 'node:path';
+import t from 'tap';
+import { tempDataDir } from '../support/serve.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+function start(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'engine/main.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDataDir(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c) => (out += c));
+  child.stderr.on('data', (c) => (err += c));
+  const listening = new Promise<{ url: string; bootMs: number; endpoints: number }>((resolve, reject) => {
+    child.stdout.on('data', () => {
+      const line = out.split('\n').find((l) => l.includes('"listening"'));
+      if (line) resolve(JSON.parse(line));
+    });
+    child.once('close', (code) => reject(Object.assign(new Error(`exited ${code}`), { code, err })));
+  });
+  return { child, listening, output: () => ({ out, err }) };
+}
+
+t.test('HTTPS with HSTS from TLS_CERT_FILE/TLS_KEY_FILE, full registry', async (t) => {
+  const dir = tempDataDir('manifold-tls-');
+  const cert = path.join(dir, 'cert.pem');
+  const key = path.join(dir, 'key.pem');
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
+  const server = start({ TLS_CERT_FILE: cert, TLS_KEY_FILE: key });
+  t.teardown(() => {
+    server.child.kill();
+  });
+  const info = await server.listening;
+  t.match(info.url, /^https:\/\/127\.0\.0\.1:\d+$/);
+  t.ok(info.endpoints > 0, `${info.endpoints} endpoints, boot ${info.bootMs} ms`);
+  const answer = await new Promise<{ status: number; hsts?: string; body: string }>((resolve, reject) => {
+    https
+      .get(`${info.url}/health`, { rejectUnauthorized: false }, (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode!, hsts: res.headers['strict-transport-security'] as string, body }));
+      })
+      .on('error', reject);
+  });
+  t.equal(answer.status, 200);
+  t.match(answer.hsts, /max-age=\d+/);
+  t.match(JSON.parse(answer.body), { status: 'ok', version: '3.0.4' });
+});
+
+t.test('a bad manifest stops boot and names its file and field', async (t) => {
+  const dir = tempDataDir('manifold-bad-');
+  fs.mkdirSync(path.join(dir, 'fun'));
+  fs.writeFileSync(path.join(dir, 'fun', 'broken.yaml'), 'path: /api/fun/broken\ncategory: fun\nsummary: Broken one\nadapter: { kind: dataset }\nexamples: []\n');
+  const server = start({ ENDPOINTS_DIR: dir });
+  const error = await server.listening.then(
+    () => undefined,
+    (e) => e,
+  );
+  t.ok(error, 'the process exits');
+  t.equal(error.code, 1);
+  t.match(server.output().err, /fun\/broken\.yaml: examples: must NOT have fewer than 1 items/);
+  t.notMatch(server.output().err, /\n\s+at /, 'no stack trace');
+});
