@@ -81,7 +81,7 @@ export function createEngine(options: EngineOptions): Engine {
     if (ctx.state.result !== undefined) ctx.body = success(config, ctx.state.result);
   });
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true }));
+  app.use(router.allowedMethods());
 
   return {
     app,

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Config } from '../config.js';
 import { failure, toApiError } from '../envelope.js';
-import { notFound } from '../errors.js';
+import { ApiError, notFound } from '../errors.js';
 import { redactUrl } from '../auth/redact.js';
 import type { Logger } from '../log.js';
 
@@ -31,6 +31,10 @@ export function requestContext(config: Config, log: Logger): Middleware {
       }
       await next();
       if (ctx.body === undefined && ctx.status === 404) throw notFound();
+      if (ctx.body === undefined && (ctx.status === 405 || ctx.status === 501)) {
+        const allow = ctx.response.get('Allow');
+        throw new ApiError(405, 'method_not_allowed', `Use ${allow.replace(/, /g, ' or ')} for this path`, { headers: { Allow: allow } });
+      }
     } catch (err) {
       const error = toApiError(err);
       if (error.status >= 500 && error.code === 'internal_error') log.error({ requestId: id, path: ctx.path, err });

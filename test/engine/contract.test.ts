@@ -154,3 +154,10 @@ t.test('the API key never reaches a log line', async (t) => {
   t.notMatch(all, TEST_KEY);
   t.match(all, /apikey=\[redacted\]/);
 });
+
+t.test('built-in routes answer 405 with Allow too', async (t) => {
+  const res = await get('/health', { method: 'POST' });
+  t.equal(res.status, 405);
+  t.match(res.headers.get('allow'), /GET/);
+  t.match(await res.json(), { error: 'method_not_allowed' });
+});
