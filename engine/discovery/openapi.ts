@@ -1,0 +1,378 @@
+import type { Config } from '../config.js';
+import type { Registry, Route } from '../registry.js';
+import type { BodyType, Endpoint } from '../manifest/types.js';
+import { API_KEY_PARAM } from '../auth/key-from-request.js';
+
+/**
+ * GET /openapi.json: an OpenAPI 3.1 document generated from the registry, so the
+ * docs can never drift from what the engine serves. Every endpoint path and every
+ * alias path is an operation; the category slug is always the first tag.
+ */
+
+type Json = Record<string, unknown>;
+
+/** Category slugs (CONTRACT.md) with the spec's names, for the tag list. */
+const CATEGORY_NAMES: Record<Endpoint['category'], string> = {
+  ai: 'AI & Chat',
+  download: 'Downloaders',
+  tools: 'Developer Tools',
+  search: 'Search & Stalker',
+  effects: 'Image Effects',
+  fun: 'Anime & Fun',
+  sports: 'Sports',
+  checker: 'Checker & Validator',
+  tempgen: 'TempGen & Shortener',
+};
+
+/** The contract's error statuses and codes; the components/responses key is the status. */
+const ERRORS: Record<number, { codes: string[]; description: string }> = {
+  400: { codes: ['missing_parameter', 'invalid_parameter', 'unsupported_url'], description: 'A required parameter is absent, or a value fails its schema' },
+  401: { codes: ['missing_api_key', 'invalid_api_key'], description: 'No API key, or an unknown or revoked key' },
+  403: { codes: ['forbidden'], description: 'Admin route without the admin token' },
+  404: { codes: ['not_found'], description: 'No such endpoint, or the requested result does not exist' },
+  405: { codes: ['method_not_allowed'], description: 'The path exists for another method (see the Allow header)' },
+  413: { codes: ['payload_too_large'], description: 'The upload or body is over its limit' },
+  415: { codes: ['unsupported_media_type'], description: 'The body is not of a type this endpoint accepts' },
+  429: { codes: ['rate_limited'], description: "The key's rate limit is exceeded; retry after Retry-After seconds" },
+  500: { codes: ['internal_error'], description: 'A bug; the X-Request-Id identifies it in the server log' },
+  502: { codes: ['upstream_error'], description: 'An upstream answered with an error or unusable data' },
+  503: { codes: ['unavailable', 'overloaded'], description: 'A dependency is not configured or installed, or the endpoint is at capacity' },
+  504: { codes: ['upstream_timeout'], description: "An upstream did not answer within the endpoint's timeout" },
+};
+
+/** Statuses every endpoint can answer with. */
+const COMMON_ERRORS = [400, 401, 429, 500, 502, 503, 504];
+
+const MEDIA_TYPES: Record<BodyType, string> = { json: 'application/json', form: 'application/x-www-form-urlencoded', multipart: 'multipart/form-data' };
+
+const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+/** Build the whole document. Pure: the same registry and config give the same document. */
+export function buildOpenApi(registry: Registry, config: Config): Json {
+  const paths: Record<string, Record<string, Json>> = {};
+  const operationIds = new Set<string>();
+  const extraTags = new Set<string>();
+  for (const route of registry.routes) {
+    const { endpoint } = route;
+    endpoint.tags.forEach((t) => extraTags.add(t));
+    const primary = operation(route);
+    for (const p of [endpoint.path, ...endpoint.aliases]) {
+      const isAlias = p !== endpoint.path;
+      const op: Json = {
+        operationId: uniqueId(operationIds, endpoint.method, p),
+        ...primary,
+        parameters: (primary.parameters as Json[]).filter((param) => param.in !== 'path' || p.includes(`:${param.name}`)),
+      };
+      if (isAlias) op.description = `Alias of ${endpoint.method} ${endpoint.path}. ${endpoint.description}`;
+      (paths[openApiPath(p)] ??= {})[endpoint.method.toLowerCase()] = op;
+    }
+  }
+  for (const [p, item] of Object.entries(builtins(registry))) paths[p] = item;
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Manifold API',
+      version: config.version,
+      description:
+        'Every endpoint takes one API key: the `X-API-Key` header, `Authorization: Bearer <key>`, the `apikey` query parameter, ' +
+        'or an `apikey` field of a POST body. JSON answers use the envelope `{status, success, creator, result}`; errors use ' +
+        '`{status, success: false, creator, error, message, details?}` with a stable `error` code.',
+    },
+    servers: [{ url: config.publicBaseUrl }],
+    security: [{ apiKeyHeader: [] }, { bearer: [] }, { apiKeyQuery: [] }],
+    tags: [
+      ...Object.entries(CATEGORY_NAMES).map(([name, description]) => ({ name, description })),
+      { name: 'system', description: 'Built-in routes: health and discovery' },
+      ...[...extraTags].filter((t) => !(t in CATEGORY_NAMES) && t !== 'system').sort().map((name) => ({ name })),
+    ],
+    paths,
+    components: components(config),
+  };
+}
+
+/** The operation for an endpoint's canonical path (aliases copy it). */
+function operation(route: Route): Json {
+  const { endpoint, unavailable } = route;
+  const bodyParams = endpoint.body.length > 0 ? Object.entries(endpoint.params).filter(([, s]) => s.in === 'body' || s.in === 'file') : [];
+  const inBody = new Set(bodyParams.map(([name]) => name));
+  const examples = requestExamples(endpoint);
+
+  const parameters: Json[] = [];
+  for (const [name, spec] of Object.entries(endpoint.params)) {
+    if (inBody.has(name) || spec.in === 'file') continue;
+    const where = spec.in === 'path' ? 'path' : 'query';
+    parameters.push({
+      name,
+      in: where,
+      required: where === 'path' || spec.required,
+      description: spec.aliases.length ? `${spec.description} Also accepted as: ${spec.aliases.join(', ')}.` : spec.description,
+      schema: spec.schema,
+      ...(spec.schema.type === 'array' ? { style: 'form', explode: false } : {}),
+      ...(spec.aliases.length ? { 'x-aliases': spec.aliases } : {}),
+      ...paramExamples(name, spec.example, examples),
+    });
+  }
+  if (endpoint.response === 'streamable') {
+    parameters.push({
+      name: 'stream',
+      in: 'query',
+      required: false,
+      description: 'true: answer with the file itself instead of the JSON envelope.',
+      schema: { type: 'boolean', default: false },
+    });
+  }
+  parameters.push(ref('parameters', 'apikey'));
+
+  const op: Json = {
+    tags: [endpoint.category, ...endpoint.tags.filter((t) => t !== endpoint.category)],
+    summary: endpoint.summary,
+    description: unavailable ? `${endpoint.description}\n\n**Unavailable on this server:** ${unavailable}.` : endpoint.description,
+    parameters,
+  };
+  if (bodyParams.length) op.requestBody = requestBody(endpoint, bodyParams, examples);
+  op.responses = responses(endpoint);
+  if (endpoint.deprecated) op.deprecated = true;
+  op['x-available'] = !unavailable;
+  if (unavailable) op['x-unavailable-reason'] = unavailable;
+  return op;
+}
+
+type ParamEntry = [string, Endpoint['params'][string]];
+
+function requestBody(endpoint: Endpoint, params: ParamEntry[], examples: RequestExample[]): Json {
+  const content: Json = {};
+  for (const type of endpoint.body) {
+    const properties: Json = {};
+    const required: string[] = [];
+    for (const [name, spec] of params) {
+      if (spec.in === 'file' && type !== 'multipart') continue;
+      properties[name] = spec.in === 'file' ? { type: 'string', format: 'binary', description: spec.description } : { ...spec.schema, description: spec.description };
+      if (spec.required) required.push(name);
+    }
+    properties[API_KEY_PARAM] = { type: 'string', description: 'API key (or send it in a header).' };
+    const named = examples
+      .map(({ key, summary, params: values }) => [key, { summary, value: Object.fromEntries(Object.entries(values).filter(([name]) => name in properties)) }] as const)
+      .filter(([, { value }]) => Object.keys(value).length > 0);
+    content[MEDIA_TYPES[type]] = {
+      schema: { type: 'object', properties, ...(required.length ? { required } : {}) },
+      ...(named.length ? { examples: Object.fromEntries(named) } : {}),
+    };
+  }
+  return { required: params.some(([, s]) => s.required), content };
+}
+
+function responses(endpoint: Endpoint): Json {
+  const binary = Object.fromEntries(binaryTypes(endpoint).map((t) => [t, { schema: { type: 'string', format: 'binary' } }]));
+  const envelope = {
+    'application/json': {
+      schema: { allOf: [ref('schemas', 'Success'), { type: 'object', properties: { result: endpoint.resultSchema ?? {} } }] },
+    },
+  };
+  const ok: Json = {
+    description:
+      endpoint.response === 'binary'
+        ? 'The file itself'
+        : endpoint.response === 'streamable'
+          ? 'The success envelope; with stream=true, the file itself'
+          : 'The success envelope',
+    headers: { 'X-Request-Id': ref('headers', 'X-Request-Id'), ...rateLimitHeaders() },
+    content: endpoint.response === 'binary' ? binary : endpoint.response === 'streamable' ? { ...envelope, ...binary } : envelope,
+  };
+  const statuses = new Set(COMMON_ERRORS);
+  if (endpoint.body.length) [413, 415].forEach((s) => statuses.add(s));
+  if (endpoint.path.includes(':') || endpoint.examples.some((e) => e.expect.status === 404)) statuses.add(404);
+  const out: Json = { 200: ok };
+  for (const status of [...statuses].sort((a, b) => a - b)) out[status] = ref('responses', String(status));
+  return out;
+}
+
+/** Content types a binary answer may have, from the examples' expectations (`image/` → `image/*`). */
+function binaryTypes(endpoint: Endpoint): string[] {
+  const types = new Set<string>();
+  for (const e of endpoint.examples) {
+    const t = e.expect.contentType;
+    if (t) types.add(t.endsWith('/') ? `${t}*` : t.includes('/') ? t : `${t}/*`);
+  }
+  return types.size ? [...types] : ['application/octet-stream'];
+}
+
+/** A manifest example that succeeds, with its params under their canonical names. */
+interface RequestExample {
+  key: string;
+  summary: string;
+  params: Record<string, unknown>;
+}
+
+/** The success examples as request examples (manifests may name a param by an alias, as clients do). */
+function requestExamples(endpoint: Endpoint): RequestExample[] {
+  const canonicalName = (sent: string) => Object.entries(endpoint.params).find(([n, s]) => n === sent || s.aliases.includes(sent))?.[0] ?? sent;
+  return endpoint.examples
+    .filter((e) => (e.expect.status ?? 200) === 200 && !e.expect.error)
+    .map((e, i) => ({
+      key: (e.name ?? '').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '') || `example-${i + 1}`,
+      summary: e.name ?? `example ${i + 1}`,
+      params: Object.fromEntries(Object.entries(e.params).map(([sent, value]) => [canonicalName(sent), value])),
+    }));
+}
+
+/** `example` when there is one value, `examples` when the manifest's examples give several. */
+function paramExamples(name: string, declared: unknown, examples: RequestExample[]): Json {
+  const values = new Map<string, { summary: string; value: unknown }>();
+  if (declared !== undefined) values.set(JSON.stringify(declared), { summary: 'example', value: declared });
+  for (const example of examples) {
+    const value = example.params[name];
+    if (value !== undefined && !values.has(JSON.stringify(value))) values.set(JSON.stringify(value), { summary: example.summary, value });
+  }
+  if (values.size === 0) return {};
+  const list = [...values.values()];
+  if (list.length === 1) return { example: list[0].value };
+  return { examples: Object.fromEntries(list.map((v, i) => [`${i + 1}`, v])) };
+}
+
+/** `/api/x/:id` → `/api/x/{id}`. */
+const openApiPath = (p: string) => p.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
+
+/** camelCase of method and path (`getApiFunQuote`), suffixed when two paths fold to one id. */
+function uniqueId(taken: Set<string>, method: string, p: string): string {
+  const words = [method.toLowerCase(), ...p.split(/[^A-Za-z0-9]+/).filter(Boolean)];
+  const base = words.map((w, i) => (i === 0 ? w : w[0].toUpperCase() + w.slice(1))).join('');
+  let id = base;
+  for (let n = 2; taken.has(id); n++) id = `${base}_${n}`;
+  taken.add(id);
+  return id;
+}
+
+const rateLimitHeaders = () => ({
+  'RateLimit-Limit': ref('headers', 'RateLimit-Limit'),
+  'RateLimit-Remaining': ref('headers', 'RateLimit-Remaining'),
+  'RateLimit-Reset': ref('headers', 'RateLimit-Reset'),
+});
+
+/** The two built-in routes clients use (GET /openapi.json and /docs serve this document itself). */
+function builtins(registry: Registry): Record<string, Record<string, Json>> {
+  const envelope = (result: Json) => ({ 'application/json': { schema: { allOf: [ref('schemas', 'Success'), { type: 'object', properties: { result } }] } } });
+  return {
+    '/health': {
+      get: {
+        tags: ['system'],
+        operationId: 'getHealth',
+        summary: 'Liveness and version',
+        security: [],
+        responses: {
+          200: {
+            description: 'The service is up',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['status', 'version'],
+                  properties: { status: { const: 'ok' }, version: { type: 'string' }, endpoints: { type: 'integer', example: registry.routes.length }, uptime: { type: 'integer' } },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    '/api/admin/endpoints': {
+      get: {
+        tags: ['system'],
+        operationId: 'getApiAdminEndpoints',
+        summary: 'Every endpoint with its params, category and availability',
+        parameters: [ref('parameters', 'apikey')],
+        responses: {
+          200: {
+            description: 'The listing',
+            headers: { 'X-Request-Id': ref('headers', 'X-Request-Id'), ...rateLimitHeaders() },
+            content: envelope({
+              type: 'object',
+              properties: {
+                total: { type: 'integer' },
+                available: { type: 'integer' },
+                byCategory: { type: 'object', additionalProperties: { type: 'integer' } },
+                endpoints: { type: 'array', items: { type: 'object' } },
+              },
+            }),
+          },
+          401: ref('responses', '401'),
+          429: ref('responses', '429'),
+        },
+      },
+    },
+  };
+}
+
+function components(config: Config): Json {
+  const header = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
+  const errorResponses = Object.fromEntries(
+    Object.entries(ERRORS).map(([status, { codes, description }]) => [
+      status,
+      {
+        description,
+        headers: {
+          'X-Request-Id': ref('headers', 'X-Request-Id'),
+          ...(status === '429' ? { ...rateLimitHeaders(), 'Retry-After': ref('headers', 'Retry-After') } : {}),
+          ...(status === '503' ? { 'Retry-After': ref('headers', 'Retry-After') } : {}),
+        },
+        content: {
+          'application/json': {
+            schema: { allOf: [ref('schemas', 'Error'), { type: 'object', properties: { status: { const: Number(status) }, error: { enum: codes } } }] },
+            example: { status: Number(status), success: false, creator: config.creator, error: codes[0], message: description },
+          },
+        },
+      },
+    ]),
+  );
+  return {
+    securitySchemes: {
+      apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+      bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>' },
+      apiKeyQuery: { type: 'apiKey', in: 'query', name: API_KEY_PARAM },
+    },
+    parameters: {
+      apikey: {
+        name: API_KEY_PARAM,
+        in: 'query',
+        required: false,
+        description: 'Your API key, when not sent in the X-API-Key or Authorization header (headers keep keys out of URL logs).',
+        schema: { type: 'string' },
+      },
+    },
+    headers: {
+      'X-Request-Id': { description: 'Request id, echoed from the request when it sent one', schema: { type: 'string' } },
+      'RateLimit-Limit': header("Requests allowed per window for the key's tier"),
+      'RateLimit-Remaining': header('Requests left in the current window'),
+      'RateLimit-Reset': header('Seconds until the window resets'),
+      'Retry-After': header('Seconds to wait before retrying'),
+    },
+    schemas: {
+      Success: {
+        type: 'object',
+        required: ['status', 'success', 'creator', 'result'],
+        properties: {
+          status: { type: 'integer', const: 200 },
+          success: { type: 'boolean', const: true },
+          creator: { type: 'string', example: config.creator },
+          result: { description: "The endpoint's data" },
+        },
+      },
+      Error: {
+        type: 'object',
+        required: ['status', 'success', 'creator', 'error', 'message'],
+        properties: {
+          status: { type: 'integer', minimum: 400, maximum: 599 },
+          success: { type: 'boolean', const: false },
+          creator: { type: 'string', example: config.creator },
+          error: { type: 'string', enum: [...new Set(Object.values(ERRORS).flatMap((e) => e.codes))] },
+          message: { type: 'string', description: 'One human sentence' },
+          details: {
+            type: 'array',
+            items: { type: 'object', required: ['problem'], properties: { param: { type: 'string' }, problem: { type: 'string' } } },
+          },
+        },
+      },
+    },
+    responses: errorResponses,
+  };
+}

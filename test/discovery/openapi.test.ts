@@ -1,0 +1,159 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import t from 'tap';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { loadConfig } from '../../engine/config.js';
+import { ENDPOINTS_DIR } from '../../engine/app.js';
+import { loadEndpoints, loadManifestFile } from '../../engine/manifest/load.js';
+import { EndpointRouter } from '../../engine/router.js';
+import type { Registry, Route } from '../../engine/registry.js';
+import { buildOpenApi } from '../../engine/discovery/openapi.js';
+
+/**
+ * The generated document for the real catalog plus synthetic manifests covering the
+ * shapes it may not have yet (multipart with files, path params, streamable, binary,
+ * aliases that fold to one operationId, an unavailable endpoint), checked with a real
+ * OpenAPI 3.1 schema validator.
+ */
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const synthetic = fs
+  .readdirSync(path.join(here, 'manifests'))
+  .flatMap((f) => loadManifestFile(path.join(here, 'manifests', f), `test/discovery/manifests/${f}`));
+const endpoints = [...loadEndpoints(ENDPOINTS_DIR), ...synthetic];
+const routes: Route[] = endpoints.map((endpoint) =>
+  endpoint.requires.env.length ? { endpoint, unavailable: `${endpoint.requires.env.join(', ')} not set` } : { endpoint },
+);
+const registry: Registry = { routes, byId: new Map(routes.map((r) => [r.endpoint.id, r])), router: new EndpointRouter(endpoints) };
+const config = loadConfig({ PUBLIC_BASE_URL: 'https://api.example.test/', CREATOR: 'Tester' });
+const doc = buildOpenApi(registry, config) as any;
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+const operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([p, item]) =>
+  Object.entries(item)
+    .filter(([m]) => HTTP_METHODS.includes(m))
+    .map(([method, op]) => ({ path: p, method, op })),
+);
+const op = (method: string, p: string) => doc.paths[p]?.[method];
+const resolve = (value: any) => (value?.$ref ? value.$ref.split('/').slice(1).reduce((o: any, k: string) => o[k], doc) : value);
+
+t.test('is a valid OpenAPI 3.1 document', async (t) => {
+  const validator = new Validator();
+  const res = await validator.validate(structuredClone(doc));
+  t.same(res.errors ?? [], [], 'no schema errors');
+  t.ok(res.valid);
+  t.equal(validator.version, '3.1');
+
+  // the validator can fail: a document without info is rejected
+  const broken = structuredClone(doc);
+  delete broken.info;
+  t.notOk((await new Validator().validate(broken)).valid, 'a broken document fails validation');
+});
+
+t.test('header: version, server, security schemes', async (t) => {
+  t.equal(doc.openapi, '3.1.0');
+  t.equal(doc.info.version, '3.0.4');
+  t.same(doc.servers, [{ url: 'https://api.example.test' }]);
+  t.same(doc.components.securitySchemes.apiKeyQuery, { type: 'apiKey', in: 'query', name: 'apikey' });
+  t.same(doc.components.securitySchemes.apiKeyHeader, { type: 'apiKey', in: 'header', name: 'X-API-Key' });
+  t.match(doc.components.securitySchemes.bearer, { type: 'http', scheme: 'bearer' });
+  t.equal(doc.security.length, 3);
+  t.same(doc.tags.slice(0, 9).map((tag: any) => tag.name), ['ai', 'download', 'tools', 'search', 'effects', 'fun', 'sports', 'checker', 'tempgen']);
+});
+
+t.test('every endpoint and alias is an operation with its category as first tag', async (t) => {
+  let checked = 0;
+  for (const { endpoint, unavailable } of routes) {
+    for (const p of [endpoint.path, ...endpoint.aliases]) {
+      const o = op(endpoint.method.toLowerCase(), p.replace(/:(\w+)/g, '{$1}'));
+      if (!t.ok(o, `${endpoint.method} ${p} present`)) continue;
+      t.equal(o.tags[0], endpoint.category, `${p}: category first`);
+      t.same(o.tags.slice(1), endpoint.tags.filter((tag) => tag !== endpoint.category));
+      t.equal(o.summary, endpoint.summary);
+      t.equal(o['x-available'], !unavailable);
+      t.equal(o['x-unavailable-reason'], unavailable);
+      if (p !== endpoint.path) t.match(o.description, `Alias of ${endpoint.method} ${endpoint.path}`);
+      t.ok(o.responses['200'], `${p}: has 200`);
+      for (const status of ['400', '401', '429', '500', '502', '503', '504']) t.ok(o.responses[status], `${p}: has ${status}`);
+      checked++;
+    }
+  }
+  const builtins = operations.filter(({ op: o }) => o.tags[0] === 'system').length;
+  t.equal(operations.length, checked + builtins, 'no operation without an endpoint');
+  t.equal(builtins, 2, '/health and /api/admin/endpoints');
+  t.comment(`${checked} endpoint operations checked`);
+});
+
+t.test('operationIds are unique, including paths that fold to the same words', async (t) => {
+  const ids = operations.map(({ op: o }) => o.operationId);
+  t.equal(new Set(ids).size, ids.length);
+  t.equal(op('get', '/api/effects/Banner-Text').operationId, 'getApiEffectsBannerText');
+  t.equal(op('get', '/api/effects/banner.text').operationId, 'getApiEffectsBannerText_2');
+});
+
+t.test('success and error envelopes', async (t) => {
+  const { Success, Error } = doc.components.schemas;
+  t.same(Success.required, ['status', 'success', 'creator', 'result']);
+  t.same(Error.required, ['status', 'success', 'creator', 'error', 'message']);
+  const contractCodes = [
+    'missing_parameter', 'invalid_parameter', 'unsupported_url', 'missing_api_key', 'invalid_api_key', 'forbidden', 'not_found',
+    'method_not_allowed', 'payload_too_large', 'unsupported_media_type', 'rate_limited', 'internal_error', 'upstream_error',
+    'unavailable', 'overloaded', 'upstream_timeout',
+  ];
+  t.same([...Error.properties.error.enum].sort(), [...contractCodes].sort());
+  const tooMany = resolve(op('get', '/api/fun/quote').responses['429']);
+  t.same(tooMany.content['application/json'].schema.allOf[1].properties.error.enum, ['rate_limited']);
+  t.ok(tooMany.headers['Retry-After']);
+  t.match(tooMany.content['application/json'].example, { status: 429, success: false, creator: 'Tester', error: 'rate_limited' });
+
+  const quote = op('get', '/api/fun/quote');
+  const schema = quote.responses['200'].content['application/json'].schema;
+  t.same(schema.allOf[0], { $ref: '#/components/schemas/Success' });
+  t.same(schema.allOf[1].properties.result, endpoints.find((e) => e.path === '/api/fun/quote')!.resultSchema);
+  t.ok(quote.responses['404'], 'quote has a not_found example, so 404 is listed');
+  t.notOk(quote.responses['413'], 'no body, no 413');
+  t.ok(quote.parameters.some((p: any) => p.$ref === '#/components/parameters/apikey'));
+});
+
+t.test('multipart upload: file part, body params, query params, unavailable', async (t) => {
+  const upload = op('post', '/api/tools/upload');
+  t.same(upload.tags, ['tools', 'files']);
+  t.same(upload.parameters.map((p: any) => p.name ?? p.$ref), ['expires', '#/components/parameters/apikey']);
+  t.equal(upload.requestBody.required, true);
+  const multipart = upload.requestBody.content['multipart/form-data'];
+  t.match(multipart.schema.properties.file, { type: 'string', format: 'binary' });
+  t.same(multipart.schema.required, ['file']);
+  t.ok(multipart.schema.properties.apikey, 'key may be a form field');
+  t.same(multipart.examples['an-image'].value, { name: 'cat.png' });
+  const json = upload.requestBody.content['application/json'];
+  t.notOk(json.schema.properties.file, 'no file part in a JSON body');
+  t.notOk(upload.requestBody.content['application/x-www-form-urlencoded'], 'only the declared body types');
+  t.ok(upload.responses['413'] && upload.responses['415']);
+  t.equal(upload['x-available'], false);
+  t.equal(upload['x-unavailable-reason'], 'DISCOVERY_TEST_UNSET not set');
+  t.match(upload.description, 'Unavailable on this server');
+  t.equal(op('post', '/api/upload').operationId, 'postApiUpload');
+});
+
+t.test('streamable download with a path param and param aliases', async (t) => {
+  const download = op('get', '/api/download/thing/{id}');
+  const byName = Object.fromEntries(download.parameters.filter((p: any) => p.name).map((p: any) => [p.name, p]));
+  t.match(byName.id, { in: 'path', required: true });
+  t.same(byName.quality['x-aliases'], ['q', 'res']);
+  t.match(byName.quality.description, 'Also accepted as: q, res.');
+  t.same(Object.values(byName.quality.examples).map((e: any) => e.value), ['low', 'high'], 'example values under the canonical name');
+  t.match(byName.formats, { style: 'form', explode: false });
+  t.match(byName.stream, { in: 'query', schema: { type: 'boolean', default: false } });
+  const content = download.responses['200'].content;
+  t.ok(content['application/json'], 'envelope by default');
+  t.match(content['video/mp4'], { schema: { type: 'string', format: 'binary' } }, 'bytes with stream=true');
+  t.ok(download.responses['404']);
+});
+
+t.test('binary response, deprecated', async (t) => {
+  const banner = op('get', '/api/effects/banner');
+  t.same(Object.keys(banner.responses['200'].content), ['image/*']);
+  t.equal(banner.deprecated, true);
+  t.equal(banner.parameters[0].example, 'hello');
+});
