@@ -20,6 +20,7 @@ import { createRateLimiter } from './limits/create-rate-limiter.js';
 import { enforceRateLimit } from './limits/enforce-rate-limit.js';
 import { registerKeyRoutes } from './admin/keys-routes.js';
 import { listing } from './discovery/listing.js';
+import { registerDiscoveryRoutes } from './discovery/routes.js';
 import { createLogger, type Logger } from './log.js';
 import { success } from './envelope.js';
 import { requestContext } from './pipeline/request-context.js';
@@ -73,6 +74,7 @@ export function createEngine(options: EngineOptions): Engine {
   router.use('/api/admin/keys', koaBody({ json: true, urlencoded: false, multipart: false, jsonLimit: 16 * 1024 }) as unknown as Middleware);
   registerKeyRoutes(router, { store, config });
   registerFileRoute(router, files);
+  registerDiscoveryRoutes(router, { registry, config });
 
   app.use(requestContext(config, logger));
   app.use(endpointDispatch({ config, registry, auth, limiter, cache, tempDir: files.tempDir }));
