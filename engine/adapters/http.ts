@@ -1,61 +1,79 @@
 import he from 'he';
-import { compileMapping, fillTemplate, type Mapping } from '../mapping.js';
-import { upstreamError } from '../errors.js';
-import type { AdapterKind, AdapterSetup } from './types.js';
+import { compileMapping, fillTemplate, type Mapping, type TemplateScope } from '../mapping.js';
+import { ApiError, invalidParameter, notFound, upstreamError } from '../errors.js';
+import { parseFeed } from './http-feed.js';
+import type { AdapterKind, AdapterSetup, Call } from './types.js';
 
 /**
- * Upstream JSON APIs described entirely in the manifest: a request template and a
- * JMESPath mapping per provider. The first provider whose upstream is configured
- * serves the endpoint (e.g. Google Programmable Search when its keys are set,
- * else a self-hosted SearXNG).
+ * Upstream JSON APIs (and RSS/Atom feeds) described entirely in the manifest: a request
+ * template and a JMESPath mapping per provider. The first provider whose upstream is
+ * configured serves the endpoint (e.g. Google Programmable Search when its keys are
+ * set, else a self-hosted SearXNG).
+ *
+ * Optional, all off by default: `captures` pulls named parts out of a param (owner and
+ * repo from a GitHub URL); a provider's `lookup` makes a first request whose mapped
+ * fields feed the second one's template (geocode a place, then ask for its weather);
+ * `valid` rejects payloads of the wrong shape (502); `notFound` turns an upstream 404
+ * or an empty mapping into 404 `not_found` for single-item endpoints.
  */
-interface Provider {
+interface Request {
   upstream: string;
   method?: 'GET' | 'POST';
+  /** Appended to the base URL; `${params.x}` values are URL-encoded here. */
   path: string;
   query?: Record<string, unknown>;
   json?: Record<string, unknown>;
-  /** JMESPath from the upstream's JSON to `result`. */
+  /** `json` (default) or `feed`: RSS/Atom parsed to {title, link, description, items[]}. */
+  format?: 'json' | 'feed';
+  /** JMESPath from the upstream's answer to the result (or to the lookup's fields). */
   result: string;
+  /** JMESPath that must be truthy on the upstream's answer; otherwise 502. */
+  valid?: string;
+  /** Message of the 404 given when the upstream says 404 or the mapping yields nothing. */
+  notFound?: string;
   /** `html`: decode HTML entities in every string of the result (Open Trivia DB sends `&quot;`…). */
   decode?: 'html';
+}
+
+interface Provider extends Request {
+  /** A first request; the fields of its mapped object become template params of this one. */
+  lookup?: Request;
   /**
-   * When the caller leaves `param` unset, ask once per value (with `params[param]` set to it)
-   * and combine the mapped answers with the JMESPath `merge` (default: the list of answers).
-   * Values that fail are left out; when all fail, the first failure is the answer.
+   * When the caller leaves `param` unset, run once per value (with `params[param]` set to it)
+   * and combine the results with the JMESPath `merge` (default: the list of results), e.g.
+   * live scores over several leagues. Values that fail are left out; when all fail, the
+   * first failure is the answer.
    */
   each?: { param: string; values: (string | number)[]; merge?: string };
 }
 
 interface HttpConfig {
   providers: Provider[];
+  /** Param name -> regular expression with named groups; the groups become template params. */
+  captures?: Record<string, string>;
 }
 
-const providerSchema = {
+const requestProperties = {
+  upstream: { type: 'string' },
+  method: { enum: ['GET', 'POST'] },
+  path: { type: 'string', description: 'appended to the upstream base URL; ${params.x} (URL-encoded) and ${env.X} are filled in' },
+  query: { type: 'object' },
+  json: { type: 'object' },
+  format: { enum: ['json', 'feed'], description: 'how to read the answer: JSON, or an RSS/Atom feed' },
+  result: { type: 'string', description: 'JMESPath from the upstream answer to result' },
+  valid: { type: 'string', description: 'JMESPath that must be truthy on the answer, else 502' },
+  notFound: { type: 'string', description: '404 message when the upstream answers 404 or the result is empty' },
+  decode: { enum: ['html'], description: 'decode HTML entities in every string of the result' },
+};
+const requestSchema = { type: 'object', additionalProperties: false, required: ['upstream', 'path', 'result'], properties: requestProperties };
+const eachSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['upstream', 'path', 'result'],
-  properties: {
-    upstream: { type: 'string' },
-    method: { enum: ['GET', 'POST'] },
-    path: { type: 'string', description: 'appended to the upstream base URL; ${params.x} and ${env.X} are filled in' },
-    query: { type: 'object' },
-    json: { type: 'object' },
-    result: { type: 'string', description: 'JMESPath from the upstream JSON to result' },
-    decode: { enum: ['html'], description: 'decode HTML entities in every string of the result' },
-    each: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['param', 'values'],
-      description: 'fan out over values when the caller leaves param unset; merge is JMESPath over the list of mapped answers',
-      properties: {
-        param: { type: 'string' },
-        values: { type: 'array', minItems: 1, items: { type: ['string', 'number'] } },
-        merge: { type: 'string' },
-      },
-    },
-  },
+  required: ['param', 'values'],
+  description: 'fan out over values when the caller leaves param unset; merge is JMESPath over the list of results',
+  properties: { param: { type: 'string' }, values: { type: 'array', minItems: 1, items: { type: ['string', 'number'] } }, merge: { type: 'string' } },
 };
+const providerSchema = { ...requestSchema, properties: { ...requestProperties, lookup: requestSchema, each: eachSchema } };
 
 function decodeEntities(value: unknown): unknown {
   if (typeof value === 'string') return he.decode(value);
@@ -64,8 +82,48 @@ function decodeEntities(value: unknown): unknown {
   return value;
 }
 
+/** A request compiled once at boot. */
+interface Compiled {
+  spec: Request;
+  toResult: Mapping;
+  isValid?: Mapping;
+}
+
+const compileRequest = (spec: Request): Compiled => ({
+  spec,
+  toResult: compileMapping(spec.result),
+  isValid: spec.valid ? compileMapping(spec.valid) : undefined,
+});
+
+const upstreamsOf = (p: Provider) => [p.upstream, ...(p.lookup ? [p.lookup.upstream] : [])];
+
 function pick(config: HttpConfig, setup: AdapterSetup): Provider | undefined {
-  return config.providers.find((p) => setup.upstreams.has(p.upstream) && !setup.upstreams.get(p.upstream).missing);
+  return config.providers.find((p) => upstreamsOf(p).every((u) => setup.upstreams.has(u) && !setup.upstreams.get(u).missing));
+}
+
+/** The status of an upstream's error answer. The shared client names it only in the message ("HTTP 404"). */
+function upstreamStatus(error: unknown): number | undefined {
+  if (!(error instanceof ApiError) || error.code !== 'upstream_error') return undefined;
+  const status = /: HTTP (\d{3})$/.exec(error.message)?.[1];
+  return status ? Number(status) : undefined;
+}
+
+const isEmpty = (value: unknown) => value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+
+function encodeAll(params: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, v === undefined ? v : encodeURIComponent(String(v))]));
+}
+
+/** Named groups of each capture pattern, matched against its param; a mismatch is the client's error. */
+function capture(patterns: Map<string, RegExp>, params: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [param, pattern] of patterns) {
+    if (params[param] === undefined) continue;
+    const match = pattern.exec(String(params[param]));
+    if (!match) throw invalidParameter(param, 'not in the expected form');
+    Object.assign(out, match.groups);
+  }
+  return out;
 }
 
 export const http: AdapterKind<HttpConfig> = {
@@ -74,43 +132,74 @@ export const http: AdapterKind<HttpConfig> = {
     type: 'object',
     additionalProperties: false,
     required: ['providers'],
-    properties: { providers: { type: 'array', minItems: 1, items: providerSchema } },
+    properties: {
+      providers: { type: 'array', minItems: 1, items: providerSchema },
+      captures: { type: 'object', additionalProperties: { type: 'string' } },
+    },
   },
   unavailable(config, setup) {
     if (pick(config, setup)) return undefined;
     return config.providers
-      .map((p) => (setup.upstreams.has(p.upstream) ? `${p.upstream}: ${setup.upstreams.get(p.upstream).missing}` : `unknown upstream ${p.upstream}`))
+      .flatMap(upstreamsOf)
+      .map((u) => (setup.upstreams.has(u) ? setup.upstreams.get(u).missing && `${u}: ${setup.upstreams.get(u).missing}` : `unknown upstream ${u}`))
+      .filter(Boolean)
       .join('; ');
   },
   create(config, setup) {
     const provider = pick(config, setup)!;
-    const upstream = setup.upstreams.get(provider.upstream);
-    const toResult = compileMapping(provider.result);
-    const timeoutMs = Math.min(setup.endpoint.limits.timeoutMs, upstream.spec.timeoutMs ?? Infinity);
-    const ask = async (params: Record<string, unknown>, signal: AbortSignal) => {
-      const scope = { params, env: setup.config.env };
-      const data = await setup.http.upstreamJson({
-        upstream: provider.upstream,
-        method: provider.method ?? 'GET',
-        url: upstream.baseUrl + String(fillTemplate(provider.path, scope)),
-        searchParams: { ...upstream.query, ...(fillTemplate(provider.query ?? {}, scope) as Record<string, string>) },
-        json: provider.json && (fillTemplate(provider.json, scope) as Record<string, unknown>),
+    const main = compileRequest(provider);
+    const lookup = provider.lookup && compileRequest(provider.lookup);
+    const patterns = new Map(Object.entries(config.captures ?? {}).map(([param, source]) => [param, new RegExp(source)]));
+
+    async function fetchMapped(request: Compiled, scope: TemplateScope, call: Call): Promise<unknown> {
+      const { spec } = request;
+      const upstream = setup.upstreams.get(spec.upstream);
+      const options = {
+        upstream: spec.upstream,
+        method: spec.method ?? 'GET',
+        url: upstream.baseUrl + String(fillTemplate(spec.path, { ...scope, params: encodeAll(scope.params) })),
+        searchParams: { ...upstream.query, ...(fillTemplate(spec.query ?? {}, scope) as Record<string, string>) },
+        json: spec.json && (fillTemplate(spec.json, scope) as Record<string, unknown>),
         headers: upstream.headers,
-        timeoutMs,
-        signal,
-      });
-      const result = toResult(data);
-      if (result === null || result === undefined) throw upstreamError(provider.upstream, 'unexpected response shape');
-      return provider.decode === 'html' ? decodeEntities(result) : result;
-    };
+        timeoutMs: Math.min(setup.endpoint.limits.timeoutMs, upstream.spec.timeoutMs ?? Infinity),
+        signal: call.signal,
+      };
+      let data: unknown;
+      try {
+        data = spec.format === 'feed' ? await parseFeed(spec.upstream, await setup.http.upstreamText(options)) : await setup.http.upstreamJson(options);
+      } catch (error) {
+        if (spec.notFound && upstreamStatus(error) === 404) throw notFound(spec.notFound);
+        throw error;
+      }
+      if (request.isValid && !request.isValid(data)) throw upstreamError(spec.upstream, 'unexpected response shape');
+      return data;
+    }
+
+    function mapped(request: Compiled, data: unknown): unknown {
+      const result = request.toResult(data);
+      if (request.spec.notFound && isEmpty(result)) throw notFound(request.spec.notFound);
+      if (result === null || result === undefined) throw upstreamError(request.spec.upstream, 'unexpected response shape');
+      return request.spec.decode === 'html' ? decodeEntities(result) : result;
+    }
+
+    async function run(call: Call, callParams: Record<string, unknown>): Promise<unknown> {
+      const params = { ...callParams, ...capture(patterns, callParams) };
+      const scope = { params, env: setup.config.env };
+      if (!lookup) return mapped(main, await fetchMapped(main, scope, call));
+      const found = mapped(lookup, await fetchMapped(lookup, scope, call));
+      if (typeof found !== 'object' || Array.isArray(found)) throw upstreamError(lookup.spec.upstream, 'unexpected response shape');
+      const response = await fetchMapped(main, { ...scope, params: { ...params, ...found } }, call);
+      return mapped(main, { lookup: found, response });
+    }
+
     const each = provider.each;
-    const merge: Mapping = compileMapping(each?.merge);
-    return async ({ params, signal }) => {
-      if (!each || params[each.param] !== undefined) return { type: 'json', result: await ask(params, signal) };
-      const settled = await Promise.allSettled(each.values.map((value) => ask({ ...params, [each.param]: value }, signal)));
-      const answers = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
-      if (answers.length === 0) throw (settled[0] as PromiseRejectedResult).reason;
-      return { type: 'json', result: merge(answers) };
+    const merge = compileMapping(each?.merge);
+    return async (call) => {
+      if (!each || call.params[each.param] !== undefined) return { type: 'json', result: await run(call, call.params) };
+      const settled = await Promise.allSettled(each.values.map((value) => run(call, { ...call.params, [each.param]: value })));
+      const results = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+      if (results.length === 0) throw (settled[0] as PromiseRejectedResult).reason;
+      return { type: 'json', result: merge(results) };
     };
   },
 };
