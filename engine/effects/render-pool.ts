@@ -1,0 +1,48 @@
+import os from 'node:os';
+import { Piscina } from 'piscina';
+import { overloaded } from '../errors.js';
+import type { RenderJob } from './render-worker.js';
+import type { RenderResult } from './render.js';
+
+export interface PoolOptions {
+  /** Worker threads; defaults to the number of cores. */
+  threads?: number;
+  /** Jobs allowed to wait for a free worker; beyond it renders answer 503 overloaded. */
+  queue?: number;
+}
+
+/**
+ * Worker-thread pool for renders: Skia drawing and encoding are CPU bound and
+ * would block the event loop. The queue is bounded so a burst is refused with
+ * 503 instead of piling up memory and latency.
+ */
+export class RenderPool {
+  private readonly pool: Piscina;
+  readonly threads: number;
+
+  constructor(options: PoolOptions = {}) {
+    this.threads = options.threads ?? Math.max(1, os.availableParallelism());
+    this.pool = new Piscina({
+      filename: new URL('./render-worker.ts', import.meta.url).href,
+      minThreads: 1,
+      maxThreads: this.threads,
+      maxQueue: options.queue ?? this.threads * 16,
+      idleTimeout: 60_000,
+    });
+  }
+
+  async render(job: RenderJob, signal?: AbortSignal): Promise<RenderResult> {
+    try {
+      const result: RenderResult = await this.pool.run(job, { signal });
+      // Buffers come back as plain Uint8Arrays after the structured clone.
+      return { ...result, data: Buffer.from(result.data.buffer, result.data.byteOffset, result.data.byteLength) };
+    } catch (err) {
+      if (err instanceof Error && /queue is at limit/i.test(err.message)) throw overloaded('The image renderer is busy');
+      throw err;
+    }
+  }
+
+  get queueSize(): number { return this.pool.queueSize; }
+
+  close(): Promise<void> { return this.pool.destroy(); }
+}

@@ -1,0 +1,54 @@
+import { createCanvas, type Canvas } from '@napi-rs/canvas';
+import sharp from 'sharp';
+import { drawBackground } from './background.js';
+import { applyFilters } from './filters.js';
+import { encode, CONTENT_TYPES, type ImageFormat } from './encode.js';
+import { registerFonts } from './fonts.js';
+import { drawTextLayer, layerText } from './text-layer.js';
+import type { Template } from './template-types.js';
+
+export interface RenderParams {
+  text?: string;
+  text1?: string;
+  text2?: string;
+  /** Output width in pixels; the height follows the template's aspect. */
+  size?: number;
+  format?: ImageFormat;
+}
+
+export interface RenderResult { data: Buffer; contentType: string; format: ImageFormat; width: number; height: number }
+
+/** Largest photo accepted, in pixels (decompression-bomb guard). */
+export const PHOTO_MAX_PIXELS = 40_000_000;
+
+/** Decodes a client photo, shrunk to what the canvas can show. */
+async function decodePhoto(bytes: Uint8Array, maxSide: number): Promise<Canvas> {
+  const { data, info } = await sharp(bytes, { limitInputPixels: PHOTO_MAX_PIXELS, animated: false })
+    .rotate()
+    .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
+    .ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const canvas = createCanvas(info.width, info.height);
+  const g = canvas.getContext('2d');
+  const img = g.createImageData(info.width, info.height);
+  img.data.set(data);
+  g.putImageData(img, 0, 0);
+  return canvas;
+}
+
+/** Draws a template for the given params and encodes it. Runs inside a pool worker. */
+export async function renderTemplate(t: Template, params: RenderParams, photo?: Uint8Array): Promise<RenderResult> {
+  registerFonts();
+  const W = t.canvas.width, H = t.canvas.height;
+  const scale = params.size ? params.size / W : 1;
+  const width = Math.round(W * scale), height = Math.round(H * scale);
+  const canvas = createCanvas(width, height);
+  const g = canvas.getContext('2d');
+  g.scale(scale, scale);
+  const decoded = photo ? await decodePhoto(photo, Math.max(width, height)) : undefined;
+  for (const layer of t.background) drawBackground(g, layer, W, H, decoded);
+  for (const layer of t.text ?? []) drawTextLayer(g, layer, layerText(layer, params as Record<string, unknown>), W, H, scale);
+  if (t.filters?.length) applyFilters(canvas, g, t.filters, scale);
+  const format = params.format ?? t.format ?? 'png';
+  const pixels = g.getImageData(0, 0, width, height).data;
+  return { data: await encode(pixels, width, height, format), contentType: CONTENT_TYPES[format], format, width, height };
+}

@@ -1,0 +1,31 @@
+import { RenderPool } from './render-pool.js';
+import { RenderCache } from './render-cache.js';
+
+/**
+ * One render pool and one render cache per process, shared by every effect
+ * endpoint (a pool per endpoint would mean hundreds of idle threads).
+ */
+let pool: RenderPool | undefined;
+let cache: RenderCache | undefined;
+
+export function renderPool(): RenderPool {
+  pool ??= new RenderPool({ threads: intEnv('EFFECTS_THREADS'), queue: intEnv('EFFECTS_QUEUE') });
+  return pool;
+}
+
+export function renderCache(): RenderCache {
+  cache ??= new RenderCache();
+  return cache;
+}
+
+/** Stops the workers (server shutdown, end of a test file). */
+export async function closeRenderPool(): Promise<void> {
+  const p = pool;
+  pool = undefined;
+  await p?.close();
+}
+
+function intEnv(name: string): number | undefined {
+  const n = Number(process.env[name]);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}
