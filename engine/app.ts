@@ -13,7 +13,7 @@ import { createHttpClient } from './http/client.js';
 import { createResultCache } from './cache.js';
 import { createFileStore, type FileStore } from './storage/files.js';
 import { registerFileRoute } from './storage/file-route.js';
-import { openDatabase } from './storage/database.js';
+import { closeDatabase, openDatabase } from './storage/database.js';
 import { KeyStore } from './auth/key-store.js';
 import { authenticate } from './auth/authenticate.js';
 import { createRateLimiter } from './limits/create-rate-limiter.js';
@@ -93,6 +93,7 @@ export function createEngine(options: EngineOptions): Engine {
     keys: store,
     async close() {
       await Promise.allSettled([limiter.close(), cache.close()]);
+      closeDatabase(config.dataDir);
     },
   };
 }
