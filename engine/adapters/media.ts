@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import type { AdapterKind } from './types.js';
+import { json } from './types.js';
+import { invalidParameter } from '../errors.js';
+import { mediaService, type OutputSpec } from '../media/service.js';
+import { SHAPES, shapeResult, type Shape } from '../media/result-shapes.js';
+import { urlMatcher } from '../media/url-match.js';
+
+/**
+ * Media downloaders over yt-dlp + ffmpeg. Link mode (default) answers with the
+ * item's metadata and `download_url`s of produced files on Manifold's file route;
+ * stream mode (`stream=true`, manifests with `response: streamable`) answers with
+ * the bytes as ffmpeg makes them. The heavy lifting is in engine/media/.
+ */
+interface MediaConfig {
+  /** Site name for `unsupported_url` messages ("a YouTube URL"). */
+  site: string;
+  /** Accepted URLs (regular expressions anchored at `^https?://`); none = any http(s) URL. */
+  urls?: string[];
+  /** Files to make, primary first; a `format` param, when the manifest has one, replaces the list. */
+  outputs: ('mp3' | 'mp4')[];
+  /** Which field names `result` carries besides the standard ones. */
+  shape?: Shape;
+}
+
+const DEFAULT_QUALITY = { mp3: '128kbps', mp4: '720p' } as const;
+
+/** Turn `format` + `quality` into a job spec; a quality of the other kind is a client error. */
+export function outputSpec(format: 'mp3' | 'mp4', quality: string | undefined): OutputSpec {
+  const q = quality ?? DEFAULT_QUALITY[format];
+  const kbps = /^(\d+)kbps$/.exec(q);
+  const height = /^(\d+)p$/.exec(q);
+  if (format === 'mp3' && kbps) return { format, quality: q, target: { kind: 'audio', kbps: Number(kbps[1]) } };
+  if (format === 'mp4' && height) return { format, quality: q, target: { kind: 'video', height: Number(height[1]) } };
+  throw invalidParameter('quality', `${q} is not a quality for ${format} (use ${format === 'mp3' ? 'e.g. 128kbps' : 'e.g. 720p'})`);
+}
+
+export const media: AdapterKind<MediaConfig> = {
+  kind: 'media',
+  configSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['site', 'outputs'],
+    properties: {
+      site: { type: 'string', minLength: 1, description: 'site name used in unsupported_url messages' },
+      urls: {
+        type: 'array',
+        minItems: 1,
+        items: { type: 'string', pattern: '^\\^https\\?://', description: 'regular expression anchored at ^https?://' },
+        description: 'accepted URL patterns; omit for any http(s) URL',
+      },
+      outputs: { type: 'array', minItems: 1, maxItems: 2, items: { enum: ['mp3', 'mp4'] }, description: 'files to make, primary first' },
+      shape: { enum: [...SHAPES], description: 'result field names besides the standard ones' },
+    },
+  },
+  unavailable(_config, setup) {
+    const custom = setup.config.env.YTDLP_PATH;
+    if (custom) {
+      try {
+        fs.accessSync(custom, fs.constants.X_OK);
+      } catch {
+        return `YTDLP_PATH (${custom}) is not an executable`;
+      }
+    }
+    return undefined;
+  },
+  create(config, setup) {
+    const matcher = urlMatcher(config.urls, config.site);
+    const service = mediaService(setup);
+    return async (call) => {
+      const url = String(call.params.url);
+      matcher.check(url);
+      await setup.http.guard.checkUrl(url, 'url');
+      const formats = typeof call.params.format === 'string' ? [call.params.format as 'mp3' | 'mp4'] : config.outputs;
+      const quality = call.params.quality as string | undefined;
+      const specs = formats.map((format, i) => outputSpec(format, i === 0 ? quality : undefined));
+      if (call.params.stream) return service.stream(url, specs[0], call);
+      const files = [];
+      for (const spec of specs) files.push(await service.link(url, spec));
+      return json(shapeResult(config.shape ?? 'standard', files));
+    };
+  },
+};

@@ -1,0 +1,129 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { ApiError, unsupportedUrl, upstreamError } from '../errors.js';
+import { captureTool, ToolFailed } from './child.js';
+
+/**
+ * yt-dlp: argument building, metadata resolution and failure mapping. Arguments
+ * are arrays; user input only ever appears after `--`. `--ignore-config` keeps a
+ * stray yt-dlp config file on the host from changing what runs.
+ */
+
+/** The fields of yt-dlp's `--dump-single-json` output that Manifold reads (upstream-formats.md §8). */
+export interface YtFormat {
+  format_id: string;
+  format_note?: string | null;
+  ext?: string | null;
+  protocol?: string | null;
+  url?: string;
+  acodec?: string | null;
+  vcodec?: string | null;
+  width?: number | null;
+  height?: number | null;
+  abr?: number | null;
+  tbr?: number | null;
+  filesize?: number | null;
+  filesize_approx?: number | null;
+  container?: string | null;
+}
+
+export interface YtInfo extends Partial<YtFormat> {
+  id: string;
+  title?: string;
+  _type?: string;
+  duration?: number | null;
+  thumbnail?: string | null;
+  thumbnails?: { url: string; width?: number | null; height?: number | null }[];
+  description?: string | null;
+  uploader?: string | null;
+  uploader_id?: string | null;
+  channel?: string | null;
+  view_count?: number | null;
+  like_count?: number | null;
+  comment_count?: number | null;
+  repost_count?: number | null;
+  upload_date?: string | null;
+  webpage_url?: string;
+  extractor_key?: string;
+  is_live?: boolean | null;
+  formats?: YtFormat[];
+  entries?: YtInfo[];
+  [other: string]: unknown;
+}
+
+const COMMON = ['--ignore-config', '--no-cache-dir', '--no-playlist', '--no-warnings', '--no-progress', '--socket-timeout', '20'];
+
+const proxyArgs = (proxy?: string) => (proxy ? ['--proxy', proxy] : []);
+
+/** Resolve a page URL to its metadata and formats, without downloading. */
+export const infoArgs = (url: string, options: { proxy?: string } = {}): string[] => [
+  ...COMMON,
+  ...proxyArgs(options.proxy),
+  '--dump-single-json',
+  '--',
+  url,
+];
+
+/** First YouTube search hit, without opening it (for Spotify matches). */
+export const searchArgs = (query: string, options: { proxy?: string } = {}): string[] => [
+  ...COMMON,
+  ...proxyArgs(options.proxy),
+  '--dump-single-json',
+  '--flat-playlist',
+  '--',
+  `ytsearch1:${query}`,
+];
+
+/**
+ * Fetch one format of an already-resolved item to stdout. `--load-info-json`
+ * reuses the first resolution instead of extracting the page a second time.
+ */
+export const fetchArgs = (infoFile: string, formatId: string, options: { proxy?: string; maxBytes: number }): string[] => [
+  ...COMMON,
+  ...proxyArgs(options.proxy),
+  '--quiet',
+  '--load-info-json',
+  infoFile,
+  '--format',
+  formatId,
+  '--max-filesize',
+  String(options.maxBytes),
+  '--output',
+  '-',
+];
+
+/** Map a yt-dlp failure to the error a client should see; stderr is summarised, never echoed. */
+export function ytdlpFailure(error: unknown, param = 'url'): Error {
+  if (!(error instanceof ToolFailed)) return error instanceof Error ? error : new Error(String(error));
+  const text = error.stderr;
+  if (/Unsupported URL/i.test(text)) return unsupportedUrl(param, 'no media found at this URL');
+  if (/(Video unavailable|Private video|not available|HTTP Error 404|does not exist|has been removed|No video formats found)/i.test(text)) {
+    return new ApiError(404, 'not_found', 'The media is not available (removed, private or region-locked)');
+  }
+  if (/(Sign in|login required|rate-limit|HTTP Error 429)/i.test(text)) return upstreamError('the media site', 'it refused the request (login or rate limit)');
+  if (error.code === null) return upstreamError('yt-dlp', 'it could not be started');
+  return upstreamError('the media site', 'extraction failed');
+}
+
+/** Run yt-dlp with `args` and parse its single JSON document. */
+export async function runInfo(bin: string, args: string[], signal: AbortSignal): Promise<YtInfo> {
+  let out: string;
+  try {
+    out = await captureTool(bin, args, { signal, maxBytes: 32 * 1024 * 1024 });
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    throw ytdlpFailure(error);
+  }
+  try {
+    return JSON.parse(out) as YtInfo;
+  } catch {
+    throw upstreamError('yt-dlp', 'it printed no usable metadata');
+  }
+}
+
+/** Write the resolved info where `--load-info-json` can read it; returns the path. */
+export async function writeInfoFile(dir: string, jobId: string, info: YtInfo): Promise<string> {
+  const file = path.join(dir, `${jobId}.info.json`);
+  await fs.promises.writeFile(file, JSON.stringify(info));
+  return file;
+}
