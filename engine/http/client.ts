@@ -126,6 +126,11 @@ interface Call {
   param?: string;
 }
 
+/** The HTTP status behind a 502 from this client (e.g. to turn an upstream 404 into a 404), if it was one. */
+export function upstreamStatusOf(error: unknown): number | undefined {
+  return findCause(error, UpstreamStatus)?.status;
+}
+
 const errorCode = (error: unknown): string | undefined => {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' && /^[A-Z0-9_]+$/.test(code) ? code : undefined;
@@ -179,7 +184,7 @@ export function createHttpClient(config: Config, clientOptions: HttpClientOption
   const retryBaseMs = clientOptions.retryBaseMs ?? 250;
   const defaultMaxBytes = clientOptions.maxBytes ?? 10 * 1024 * 1024;
 
-  // Retries, status checks and redirects limits are ours (see `open`), so got's are switched off or pinned.
+X
   const upstreamHttp = got.extend({
     headers: { 'user-agent': userAgent },
     agent: upstreamAgents(),
@@ -212,8 +217,12 @@ export function createHttpClient(config: Config, clientOptions: HttpClientOption
     if (apiError) return apiError;
     const refused = findCause(error, AddressRefused);
     if (refused) return unsupportedUrl(call.param ?? 'url', refused.why);
-    if (error instanceof UpstreamStatus) return upstreamError(call.name, error.message);
+    // The status rides along as the cause (it holds nothing secret) for `upstreamStatusOf`.
+    if (error instanceof UpstreamStatus) return upstreamError(call.name, error.message, error);
     if (error instanceof MaxRedirectsError) return upstreamError(call.name, `more than ${MAX_REDIRECTS} redirects`);
+    // got wraps bad options (a non-string query value, an invalid upstream URL) as a TypeError: a bug, so a 500.
+    const bug = findCause(error, TypeError);
+    if (bug) return bug;
     const code = errorCode(error); // got copies the socket's errno code onto its RequestError
     // got refuses a redirect to file:, data: etc. itself, before our beforeRedirect hook runs.
     if (call.param !== undefined && code === 'ERR_UNSUPPORTED_PROTOCOL') {
@@ -243,7 +252,8 @@ export function createHttpClient(config: Config, clientOptions: HttpClientOption
   function attempt(call: Call): Promise<{ request: Request; response: Response }> {
     const request = call.http.stream(call.url, { ...call.options, signal: call.deadline.signal });
     return new Promise((resolve, reject) => {
-      request.once('error', reject);
+      // `on`, not `once`: a later error must find a listener (rejecting again is a no-op), not crash the process.
+      request.on('error', reject);
       request.once('response', (response: Response) => {
         if (response.statusCode < 200 || response.statusCode > 299) {
           request.destroy();

@@ -1,7 +1,7 @@
 import zlib from 'node:zlib';
 import t from 'tap';
 import { loadConfig } from '../../engine/config.js';
-import { createHttpClient } from '../../engine/http/client.js';
+import { createHttpClient, upstreamStatusOf } from '../../engine/http/client.js';
 import { serve, until } from './local-server.js';
 
 const config = loadConfig({ PUBLIC_BASE_URL: 'https://api.manifold.test' });
@@ -124,6 +124,9 @@ t.test('a retry that succeeds is invisible; 4xx is not retried', async (t) => {
     message: /HTTP 404/,
   });
   t.equal(server.requests.length, 3, 'the 404 was asked once');
+  const missing = await client.upstreamJson({ upstream: 'u', url: `${server.origin}/missing`, timeoutMs: 5000 }).catch((e) => e);
+  t.equal(upstreamStatusOf(missing), 404, 'adapters can read the upstream status');
+  t.equal(upstreamStatusOf(new Error('other')), undefined);
 });
 
 t.test('no retry that would outlast the deadline', async (t) => {
@@ -311,4 +314,17 @@ t.test('redirects are followed up to five times', async (t) => {
     message: 'Upstream r failed: more than 5 redirects',
   });
   t.equal(server.requests.length, 6);
+});
+
+t.test('a malformed call is a bug (500), not an upstream failure', async (t) => {
+  const server = await serve(t, (_req, res) => res.end('{}'));
+  const call = client.upstreamJson({
+    upstream: 'u',
+    url: server.origin,
+    searchParams: { nested: {} } as unknown as Record<string, string>,
+    timeoutMs: 5000,
+  });
+  await t.rejects(call, TypeError);
+  await t.rejects(client.upstreamJson({ upstream: 'u', url: 'not a url', timeoutMs: 5000 }), TypeError);
+  t.equal(server.requests.length, 0);
 });
