@@ -2,7 +2,9 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import { loadTemplates, type LoadedTemplate } from '../effects/templates.js';
 import { renderCache, renderPool } from '../effects/shared.js';
-import type { RenderParams, RenderResult } from '../effects/render.js';
+import { fetchPhoto, PHOTO_MAX_PIXELS } from '../effects/photo-input.js';
+import { invalidParameter } from '../errors.js';
+import { PHOTO_UNREADABLE, type RenderParams, type RenderResult } from '../effects/render.js';
 import type { ImageFormat } from '../effects/encode.js';
 import { json, type AdapterKind, type AdapterSetup, type Call, type Output } from './types.js';
 
@@ -16,9 +18,6 @@ interface EffectConfig {
   templates: string;
   slug: string;
 }
-
-/** Largest photo download for photo effects. */
-export const PHOTO_MAX_BYTES = 15 * 1024 * 1024;
 
 export const effect: AdapterKind<EffectConfig> = {
   kind: 'effect',
@@ -42,7 +41,9 @@ export const effect: AdapterKind<EffectConfig> = {
     const loaded = loadTemplates(path.resolve(setup.manifestDir, config.templates)).get(config.slug)!;
     return async (call) => {
       const photo = loaded.template.input.startsWith('image') ? await fetchPhoto(setup, call) : undefined;
-      const result = await renderCached(loaded, renderParams(call.params), photo);
+      const result = await renderCached(loaded, renderParams(call.params), photo).catch((err: Error) => {
+        throw err.message?.startsWith(PHOTO_UNREADABLE) ? invalidParameter('url', `not a supported image, or over ${PHOTO_MAX_PIXELS / 1e6} megapixels`) : err;
+      });
       return deliver(setup, call, result, loaded.template.slug);
     };
   },
@@ -54,13 +55,6 @@ export function renderParams(params: Record<string, unknown>): RenderParams {
   if (typeof params.size === 'number') out.size = params.size;
   if (typeof params.format === 'string') out.format = params.format as ImageFormat;
   return out;
-}
-
-export async function fetchPhoto(setup: AdapterSetup, call: Call, param = 'url'): Promise<Buffer> {
-  const fetched = await setup.http.fetchUserUrl(String(call.params[param]), {
-    param, timeoutMs: 15_000, signal: call.signal, maxBytes: PHOTO_MAX_BYTES, accept: 'image/*',
-  });
-  return fetched.body;
 }
 
 function renderCached(loaded: LoadedTemplate, params: RenderParams, photo?: Buffer): Promise<RenderResult> {

@@ -5,6 +5,7 @@ import { applyFilters } from './filters.js';
 import { encode, CONTENT_TYPES, type ImageFormat } from './encode.js';
 import { registerFonts } from './fonts.js';
 import { drawTextLayer, layerText } from './text-layer.js';
+import { PHOTO_MAX_PIXELS } from './photo-input.js';
 import type { Template } from './template-types.js';
 
 export interface RenderParams {
@@ -16,17 +17,25 @@ export interface RenderParams {
   format?: ImageFormat;
 }
 
+/** Prefix of the error a render throws when the client's photo cannot be decoded. */
+export const PHOTO_UNREADABLE = 'photo unreadable';
+
 export interface RenderResult { data: Buffer; contentType: string; format: ImageFormat; width: number; height: number }
 
-/** Largest photo accepted, in pixels (decompression-bomb guard). */
-export const PHOTO_MAX_PIXELS = 40_000_000;
 
 /** Decodes a client photo, shrunk to what the canvas can show. */
 async function decodePhoto(bytes: Uint8Array, maxSide: number): Promise<Canvas> {
-  const { data, info } = await sharp(bytes, { limitInputPixels: PHOTO_MAX_PIXELS, animated: false })
-    .rotate()
-    .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
-    .ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  let decoded: { data: Buffer; info: sharp.OutputInfo };
+  try {
+    decoded = await sharp(bytes, { limitInputPixels: PHOTO_MAX_PIXELS, animated: false })
+      .rotate()
+      .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
+      .ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  } catch (err) {
+    // Errors cross the worker boundary as plain messages: tag this one so the adapter answers 400.
+    throw new Error(`${PHOTO_UNREADABLE}: ${(err as Error).message}`);
+  }
+  const { data, info } = decoded;
   const canvas = createCanvas(info.width, info.height);
   const g = canvas.getContext('2d');
   const img = g.createImageData(info.width, info.height);
