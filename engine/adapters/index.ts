@@ -1,8 +1,10 @@
 import type { AdapterKind } from './types.js';
 import { ai } from './ai.js';
 import { dataset } from './dataset.js';
+import { effect } from './effect.js';
 import { http } from './http.js';
 import { media } from './media.js';
+import { transform } from './transform.js';
 
 /** The closed set of adapter kinds a manifest may name. A new kind is one file plus one line here. */
-export const ADAPTERS: ReadonlyMap<string, AdapterKind> = new Map([ai, dataset, http, media].map((kind) => [kind.kind, kind]));
+export const ADAPTERS: ReadonlyMap<string, AdapterKind> = new Map([ai, dataset, effect, http, media, transform].map((kind) => [kind.kind, kind]));

@@ -1,0 +1,26 @@
+import JavaScriptObfuscator from 'javascript-obfuscator';
+import { invalidParameter } from '../../errors.js';
+import type { Operation } from './types.js';
+
+/**
+ * JavaScript obfuscation (javascript-obfuscator): renamed identifiers, an encoded
+ * string array and flattened control flow; the program still behaves the same.
+ */
+export function obfuscateJs(code: string, param = 'code'): string {
+  try {
+    return JavaScriptObfuscator.obfuscate(code, {
+      compact: true,
+      controlFlowFlattening: true,
+      controlFlowFlatteningThreshold: 0.5,
+      stringArray: true,
+      stringArrayEncoding: ['base64'],
+      stringArrayThreshold: 1,
+      identifierNamesGenerator: 'hexadecimal',
+      renameGlobals: false,
+    }).getObfuscatedCode();
+  } catch (err) {
+    throw invalidParameter(param, `is not valid JavaScript (${(err as Error).message.split('\n')[0]})`);
+  }
+}
+
+export const obfuscate: Operation = ({ params }) => obfuscateJs(params.code);
