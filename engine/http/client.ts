@@ -184,7 +184,7 @@ export function createHttpClient(config: Config, clientOptions: HttpClientOption
   const retryBaseMs = clientOptions.retryBaseMs ?? 250;
   const defaultMaxBytes = clientOptions.maxBytes ?? 10 * 1024 * 1024;
 
-X
+  // Retries and status checks are ours (see `open`), so got's are off; its redirect limit is pinned to ours.
   const upstreamHttp = got.extend({
     headers: { 'user-agent': userAgent },
     agent: upstreamAgents(),
