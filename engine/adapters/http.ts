@@ -39,10 +39,10 @@ interface Provider extends Request {
   /** A first request; the fields of its mapped object become template params of this one. */
   lookup?: Request;
   /**
-   * When the caller leaves `param` unset, run once per value (with `params[param]` set to it)
-   * and combine the results with the JMESPath `merge` (default: the list of results), e.g.
-   * live scores over several leagues. Values that fail are left out; when all fail, the
-   * first failure is the answer.
+   * Run once per value (with `params[param]` set to it), or once for the caller's own
+   * `param`, and combine the list of results with the JMESPath `merge` (default: the list
+   * itself), e.g. live scores over several leagues. Values that fail are left out; when
+   * all fail, the first failure is the answer.
    */
   each?: { param: string; values: (string | number)[]; merge?: string };
 }
@@ -70,7 +70,7 @@ const eachSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['param', 'values'],
-  description: 'fan out over values when the caller leaves param unset; merge is JMESPath over the list of results',
+  description: 'run once per value (or for the caller\'s own param) and merge the list of results with JMESPath',
   properties: { param: { type: 'string' }, values: { type: 'array', minItems: 1, items: { type: ['string', 'number'] } }, merge: { type: 'string' } },
 };
 const providerSchema = { ...requestSchema, properties: { ...requestProperties, lookup: requestSchema, each: eachSchema } };
@@ -195,8 +195,10 @@ export const http: AdapterKind<HttpConfig> = {
     const each = provider.each;
     const merge = compileMapping(each?.merge);
     return async (call) => {
-      if (!each || call.params[each.param] !== undefined) return { type: 'json', result: await run(call, call.params) };
-      const settled = await Promise.allSettled(each.values.map((value) => run(call, { ...call.params, [each.param]: value })));
+      if (!each) return { type: 'json', result: await run(call, call.params) };
+      const given = call.params[each.param];
+      const values = given === undefined ? each.values : [given];
+      const settled = await Promise.allSettled(values.map((value) => run(call, { ...call.params, [each.param]: value })));
       const results = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
       if (results.length === 0) throw (settled[0] as PromiseRejectedResult).reason;
       return { type: 'json', result: merge(results) };
