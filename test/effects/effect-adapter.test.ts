@@ -1,0 +1,89 @@
+import path from 'node:path';
+import t from 'tap';
+import sharp from 'sharp';
+import { effect } from '../../engine/adapters/effect.js';
+import { closeRenderPool } from '../../engine/effects/shared.js';
+import { RenderPool } from '../../engine/effects/render-pool.js';
+import { loadTemplates } from '../../engine/effects/templates.js';
+import { ApiError } from '../../engine/errors.js';
+import type { AdapterSetup, Call } from '../../engine/adapters/types.js';
+import { testPhoto } from './support.js';
+
+const manifestDir = path.resolve(import.meta.dirname, '../../endpoints/effects');
+t.teardown(closeRenderPool);
+
+/** A setup whose file store records what it was given and whose HTTP client serves one photo. */
+function fakeSetup(photo = testPhoto()) {
+  const stored: { data: Buffer; ext: string }[] = [];
+  const fetched: string[] = [];
+  const setup = {
+    manifestDir,
+    files: { put: async (data: Buffer, { ext }: { ext: string }) => { stored.push({ data, ext }); return { url: `http://files.test/${stored.length}.${ext}` }; } },
+    http: { fetchUserUrl: async (url: string) => { fetched.push(url); return { body: photo, finalUrl: url }; } },
+  } as unknown as AdapterSetup;
+  return { setup, stored, fetched };
+}
+const call = (params: Record<string, unknown>): Call => ({ params, signal: new AbortController().signal, baseUrl: 'http://api.test', requestId: 'r1' });
+
+t.test('config: an unknown slug makes the endpoint unavailable', async (t) => {
+  const { setup } = fakeSetup();
+  t.equal(effect.unavailable!({ templates: '../../templates', slug: 'galaxy' }, setup), undefined);
+  t.match(effect.unavailable!({ templates: '../../templates', slug: 'no-such-effect' }, setup), /no template no-such-effect/);
+});
+
+t.test('default answer: a hosted image URL in the result', async (t) => {
+  const { setup, stored } = fakeSetup();
+  const handler = effect.create({ templates: '../../templates', slug: 'galaxy' }, setup);
+  const out = await handler(call({ text: 'Hello', size: 300 }));
+  t.match(out, { type: 'json', result: { image_url: 'http://files.test/1.png', format: 'png', width: 300, height: 150 } });
+  t.equal(stored.length, 1);
+  t.equal((await sharp(stored[0].data).metadata()).format, 'png');
+});
+
+t.test('stream=true: the image bytes', async (t) => {
+  const { setup, stored } = fakeSetup();
+  const handler = effect.create({ templates: '../../templates', slug: 'glitchtext' }, setup);
+  const out = await handler(call({ text: 'Hello', size: 256, format: 'jpg', stream: true }));
+  if (out.type !== 'binary') throw new Error('expected bytes');
+  t.equal(out.contentType, 'image/jpeg');
+  t.equal(out.filename, 'glitchtext.jpg');
+  t.equal((await sharp(out.body as Buffer).metadata()).format, 'jpeg');
+  t.equal(stored.length, 0, 'nothing stored');
+});
+
+t.test('identical requests render once, concurrent ones share the render', async (t) => {
+  const { setup } = fakeSetup();
+  const handler = effect.create({ templates: '../../templates', slug: 'luxurygold' }, setup);
+  const [a, b] = await Promise.all([handler(call({ text: 'Once', size: 200, stream: true })), handler(call({ text: 'Once', size: 200, stream: true }))]);
+  const c = await handler(call({ text: 'Once', size: 200, stream: true }));
+  const d = await handler(call({ text: 'Twice', size: 200, stream: true }));
+  if (a.type !== 'binary' || b.type !== 'binary' || c.type !== 'binary' || d.type !== 'binary') throw new Error('expected bytes');
+  t.equal(a.body, b.body, 'concurrent identical calls get the same render');
+  t.equal(a.body, c.body, 'a later identical call is served from the cache');
+  t.not(a.body, d.body, 'other text renders anew');
+});
+
+t.test('photo effects fetch the url through the HTTP client; data URLs decode locally', async (t) => {
+  const photoSlug = [...loadTemplates().values()].find((l) => l.template.input === 'image')!.template.slug;
+  const { setup, fetched } = fakeSetup();
+  const handler = effect.create({ templates: '../../templates', slug: photoSlug }, setup);
+  t.match(await handler(call({ url: 'https://example.com/me.png', size: 200 })), { type: 'json', result: { format: 'png' } });
+  t.same(fetched, ['https://example.com/me.png']);
+  const dataUrl = `data:image/png;base64,${testPhoto(40, 30).toString('base64')}`;
+  t.match(await handler(call({ url: dataUrl, size: 200 })), { type: 'json' });
+  t.equal(fetched.length, 1, 'a data URL is not fetched');
+  await t.rejects(handler(call({ url: 'data:text/plain;base64,aGk=' })), { code: 'invalid_parameter' });
+  const garbage = fakeSetup(Buffer.from('<html>not an image</html>'));
+  await t.rejects(effect.create({ templates: '../../templates', slug: photoSlug }, garbage.setup)(call({ url: 'https://example.com/x' })), { status: 400, code: 'invalid_parameter' });
+});
+
+t.test('a full render queue answers 503 overloaded', async (t) => {
+  const pool = new RenderPool({ threads: 1, queue: 1 });
+  t.teardown(() => pool.close());
+  const template = loadTemplates().get('galaxy')!.template;
+  const results = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => pool.render({ template, params: { text: `n${i}`, size: 1024 } })));
+  const refused = results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason);
+  t.ok(refused.length >= 5, `most calls refused (${refused.length} of 8)`);
+  for (const err of refused) t.match(err, { status: 503, code: 'overloaded' }), t.ok(err instanceof ApiError);
+  t.ok(results.some((r) => r.status === 'fulfilled'), 'the ones admitted still render');
+});
