@@ -176,7 +176,13 @@ export const http: AdapterKind<HttpConfig> = {
     }
 
     function mapped(request: Compiled, data: unknown): unknown {
-      const result = request.toResult(data);
+      let result: unknown;
+      try {
+        result = request.toResult(data);
+      } catch (error) {
+        // A mapping that fails on the answer (a function given null, say) means the answer is unusable.
+        throw upstreamError(request.spec.upstream, 'unexpected response shape', error);
+      }
       if (request.spec.notFound && isEmpty(result)) throw notFound(request.spec.notFound);
       if (result === null || result === undefined) throw upstreamError(request.spec.upstream, 'unexpected response shape');
       return request.spec.decode === 'html' ? decodeEntities(result) : result;
