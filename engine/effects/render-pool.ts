@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { Piscina } from 'piscina';
 import { overloaded } from '../errors.js';
-import type { RenderJob } from './render-worker.js';
+import type { WorkerJob } from './render-worker.js';
 import type { RenderResult } from './render.js';
 
 export interface PoolOptions {
@@ -12,7 +12,7 @@ export interface PoolOptions {
 }
 
 /**
- * Worker-thread pool for renders: Skia drawing and encoding are CPU bound and
+ * Worker-thread pool for renders and image manipulations: Skia drawing and encoding are CPU bound and
  * would block the event loop. The queue is bounded so a burst is refused with
  * 503 instead of piling up memory and latency.
  */
@@ -31,7 +31,7 @@ export class RenderPool {
     });
   }
 
-  async render(job: RenderJob, signal?: AbortSignal): Promise<RenderResult> {
+  async render(job: WorkerJob, signal?: AbortSignal): Promise<RenderResult> {
     try {
       const result: RenderResult = await this.pool.run(job, { signal });
       // Buffers come back as plain Uint8Arrays after the structured clone.

@@ -1,5 +1,5 @@
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
-import sharp from 'sharp';
+import sharp, { type OutputInfo } from 'sharp';
 import { drawBackground } from './background.js';
 import { applyFilters } from './filters.js';
 import { encode, CONTENT_TYPES, type ImageFormat } from './encode.js';
@@ -20,12 +20,12 @@ export interface RenderParams {
 /** Prefix of the error a render throws when the client's photo cannot be decoded. */
 export const PHOTO_UNREADABLE = 'photo unreadable';
 
-export interface RenderResult { data: Buffer; contentType: string; format: ImageFormat; width: number; height: number }
+export interface RenderResult { data: Buffer; contentType: string; format: ImageFormat | 'gif'; width: number; height: number }
 
 
 /** Decodes a client photo, shrunk to what the canvas can show. */
-async function decodePhoto(bytes: Uint8Array, maxSide: number): Promise<Canvas> {
-  let decoded: { data: Buffer; info: sharp.OutputInfo };
+export async function decodePhoto(bytes: Uint8Array, maxSide: number): Promise<Canvas> {
+  let decoded: { data: Buffer; info: OutputInfo };
   try {
     decoded = await sharp(bytes, { limitInputPixels: PHOTO_MAX_PIXELS, animated: false })
       .rotate()

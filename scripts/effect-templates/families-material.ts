@@ -207,7 +207,7 @@ export function wood(): Draft[] {
       background: j === 1 ? [fill('#2b3a22'), { type: 'shape', shape: 'rounded', box: { x: 0.5, y: 0.5, w: 0.92, h: 0.8 }, fill: grain, stroke: { width: 8, paint: c }, shadow: { x: 0, y: 10, blur: 20, color: 'rgba(0,0,0,0.6)' } }]
         : j === 0 ? [fill(grain)] : [fill(lin([[0, '#f0ebe3'], [1, '#cfc6b8']]))],
       text: [j === 0
-        ? { font: pick(['rye', 'cinzel', 'bebas-neue'], i), transform: 'upper', fill: shade(c, -0.45), bevel: { size: 0.05, light: 'rgba(0,0,0,0.6)', dark: 'rgba(255,230,190,0.5)' } }
+        ? { font: pick(['rye', 'cinzel', 'bebas-neue'], i), transform: 'upper', fill: shade(c, -0.7), bevel: { size: 0.02, light: 'rgba(0,0,0,0.7)', dark: 'rgba(255,230,190,0.45)' } }
         : j === 1 ? { font: pick(['special-elite', 'rye', 'permanent-marker'], i), box: { x: 0.5, y: 0.5, w: 0.8, h: 0.55 }, fill: '#fbf3e4', opacity: 0.92, shadows: [{ x: 0.01, y: 0.02, color: 'rgba(0,0,0,0.35)' }] }
           : { font: pick(['bungee', 'anton', 'rubik-mono-one'], i), transform: 'upper', fill: grain, extrude: { depth: 0.15, angle: 50, from: shade(c, -0.1), to: shade(c, -0.6) }, shadows: [{ x: 0.1, y: 0.12, blur: 0.15, color: 'rgba(0,0,0,0.3)' }] }],
     });

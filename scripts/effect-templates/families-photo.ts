@@ -64,6 +64,20 @@ export function photoEffects(): Draft[] {
     ['Thermal Camera Photo', 'sci-fi', 'The photo as a false-colour thermal image.', [{ type: 'css', filter: 'invert(1) hue-rotate(180deg) saturate(3)' }, { type: 'scanlines', spacing: 6, opacity: 0.15 }], [photo()]],
   ];
   filtered.forEach(([name, family, description, filters, background]) => out.push(draft(name, family, description, { background, filters })));
+  // Overlays the image-manipulation endpoints (/api/image/jail, rainbow, wasted) also serve.
+  out.push(draft('Jail Bars Photo', 'overlay', 'The photo behind dark steel jail bars with a cold cell light.', {
+    canvas: SQUARE, background: [photo({ filter: 'grayscale(0.4) brightness(0.85)' }),
+      ...[0.07, 0.21, 0.36, 0.5, 0.64, 0.79, 0.93].map((x): BackgroundLayer => ({ type: 'shape', shape: 'rect', box: { x, y: 0.5, w: 0.035, h: 1 }, fill: lin([[0, '#1a1c1f'], [0.4, '#6b7078'], [1, '#1a1c1f']], 0), shadow: { x: 8, y: 0, blur: 10, color: 'rgba(0,0,0,0.6)' } })),
+      fill(lin([[0, 'rgba(255,255,255,0.18)'], [0.5, 'rgba(0,0,0,0)'], [1, 'rgba(0,0,0,0.5)']], 0), { opacity: 0.6 }), { type: 'shape', shape: 'rect', box: { x: 0.5, y: 0.06, w: 1, h: 0.05 }, fill: '#2a2d31' }, { type: 'shape', shape: 'rect', box: { x: 0.5, y: 0.94, w: 1, h: 0.05 }, fill: '#2a2d31' }],
+    filters: [{ type: 'vignette', strength: 0.6 }],
+  }));
+  out.push(draft('Rainbow Overlay Photo', 'overlay', 'The photo washed with a diagonal rainbow gradient.', {
+    canvas: SQUARE, background: [photo(), fill(lin([[0, '#ff0000'], [0.2, '#ff9900'], [0.4, '#ffee00'], [0.6, '#00cc44'], [0.8, '#0066ff'], [1, '#9900ff']], 45), { opacity: 0.38 })],
+  }));
+  out.push(draft('Wasted Photo', 'overlay', 'The photo drained to grey with a red game-over style caption across the middle.', {
+    canvas: SQUARE, background: [photo({ filter: 'grayscale(1) contrast(1.1) brightness(0.8)' }), { type: 'shape', shape: 'rect', box: { x: 0.5, y: 0.5, w: 1, h: 0.16 }, fill: 'rgba(0,0,0,0.55)' }],
+    text: [{ content: 'WASTED', font: 'playfair-display', box: { x: 0.5, y: 0.5, w: 0.6, h: 0.14 }, fill: '#c8102e', outlines: [{ width: 0.03, paint: '#000000' }] }],
+  }));
   const scenes: [string, string, BackgroundLayer[], Partial<ImageLayer>][] = [
     ['Big Screen at Night', 'The photo on a giant outdoor screen above a dark city street.', [fill(lin([[0, '#05060f'], [1, '#1a1430']])), { type: 'particles', shape: 'bokeh', count: 50, colors: ['#ffb347', '#ff5f8a', '#5fb0ff'], size: [6, 20], seed: 6, band: [0.7, 1] }], { box: { x: 0.5, y: 0.38, w: 0.62, h: 0.55 }, frame: { width: 14, paint: '#222228' }, shadow: { x: 0, y: 0, blur: 50, color: 'rgba(120,160,255,0.5)' } }],
     ['Billboard at Dusk', 'The photo on a roadside billboard against a dusk sky.', [fill(lin([[0, '#ff9a5f'], [0.6, '#ffd0a0'], [0.61, '#3a3a3a'], [1, '#1a1a1a']])), { type: 'shape', shape: 'rect', box: { x: 0.5, y: 0.8, w: 0.03, h: 0.4 }, fill: '#2a2a2a' }], { box: { x: 0.5, y: 0.36, w: 0.7, h: 0.5 }, frame: { width: 10, paint: '#f0f0f0' } }],

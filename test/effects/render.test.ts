@@ -70,9 +70,9 @@ t.test('post filters change the pixels', async (t) => {
   const plain = (await renderTemplate(base(), { text: 'Manifold' })).data;
   for (const filter of [{ type: 'blur', radius: 3 }, { type: 'noise', amount: 0.3 }, { type: 'glitch', slices: 6, offset: 20, shift: 4 }, { type: 'vignette', strength: 0.9, color: '#ff0000' },
     { type: 'matrix', matrix: [0, 0, 0, 0, 255, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0] }, { type: 'css', filter: 'invert(1)' }, { type: 'scanlines', spacing: 4, opacity: 0.5 },
-    { type: 'pixelate', size: 8 }, { type: 'bloom', radius: 6, strength: 0.8 }] as Template['filters']) {
-    const r = await renderTemplate(base({}, { filters: [filter!] }), { text: 'Manifold' });
-    t.notOk(r.data.equals(plain), filter!.type);
+    { type: 'pixelate', size: 8 }, { type: 'bloom', radius: 6, strength: 0.8 }] as NonNullable<Template['filters']>) {
+    const r = await renderTemplate(base({}, { filters: [filter] }), { text: 'Manifold' });
+    t.notOk(r.data.equals(plain), filter.type);
   }
   const inverted = await pixels((await renderTemplate(base({}, { filters: [{ type: 'css', filter: 'invert(1)' }] }), { text: 'Manifold' })).data);
   t.same(inverted.at(0, 0).slice(0, 3), [255, 255, 255], 'invert turns the black corner white');

@@ -1,0 +1,46 @@
+import crypto from 'node:crypto';
+import { IMAGE_OPS, type ImageOp } from '../effects/image-ops.js';
+import { fetchPhoto, PHOTO_MAX_PIXELS } from '../effects/photo-input.js';
+import { PHOTO_UNREADABLE } from '../effects/render.js';
+import { renderCache, renderPool } from '../effects/shared.js';
+import { invalidParameter } from '../errors.js';
+import { deliver } from './effect.js';
+import type { AdapterKind } from './types.js';
+
+/**
+ * Manipulations of a client photo (blur, grayscale, circle crop, meme captions,
+ * triggered GIF, ...): the photo comes from `url` through the SSRF guard (or a
+ * data URL), the work runs in the shared render pool, identical requests run once.
+ */
+interface ImageConfig {
+  op: ImageOp;
+  /** Param holding the photo URL (default url). */
+  param?: string;
+}
+
+export const image: AdapterKind<ImageConfig> = {
+  kind: 'image',
+  configSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['op'],
+    properties: {
+      op: { enum: [...IMAGE_OPS], description: 'The manipulation' },
+      param: { type: 'string', description: 'Param holding the photo URL (default url)' },
+    },
+  },
+  create(config, setup) {
+    const param = config.param ?? 'url';
+    return async (call) => {
+      const input = await fetchPhoto(setup, call, param);
+      const { [param]: _url, stream: _stream, ...params } = call.params;
+      const key = crypto.createHash('sha256').update(`${config.op}\0${JSON.stringify(params, Object.keys(params).sort())}\0`).update(input).digest('hex');
+      const result = await renderCache()
+        .get(key, () => renderPool().render({ op: config.op, params, input }))
+        .catch((err: Error) => {
+          throw err.message?.startsWith(PHOTO_UNREADABLE) ? invalidParameter(param, `not a supported image, or over ${PHOTO_MAX_PIXELS / 1e6} megapixels`) : err;
+        });
+      return deliver(setup, call, result, config.op);
+    };
+  },
+};
