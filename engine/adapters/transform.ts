@@ -15,7 +15,7 @@ interface TransformConfig {
   /** Fixed inputs of the operation for this endpoint (e.g. `algorithm: sha256`). */
   options?: Record<string, unknown>;
   /** Put the value under this key of `result` (a shape some clients read). */
-  wrap?: string;
+  wrap?: string | null;
   /** For file outputs: `url` answers the URL string alone, `object` (default) adds size, type and hash. */
   fileResult?: 'url' | 'object';
 }
@@ -29,7 +29,7 @@ export const transform: AdapterKind<TransformConfig> = {
     properties: {
       operation: { enum: Object.keys(OPERATIONS), description: 'An operation of engine/tools/operations' },
       options: { type: 'object' },
-      wrap: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+      wrap: { type: ['string', 'null'], pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
       fileResult: { enum: ['url', 'object'] },
     },
   },

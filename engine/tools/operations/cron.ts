@@ -1,6 +1,7 @@
 import cronstrue from 'cronstrue';
 import { Cron } from 'croner';
 import { invalidParameter } from '../../errors.js';
+import { zone } from './time.js';
 import type { Operation } from './types.js';
 
 /** Cron expressions (5 fields, or 6 with seconds): a plain-English reading and the next run times. */
@@ -19,7 +20,7 @@ export const cronExplain: Operation = ({ params }) => {
 };
 
 export const cronNext: Operation = ({ params }) => {
-  const job = schedule(params.expression, params.timezone);
+  const job = schedule(params.expression, zone(params.timezone, 'timezone'));
   const from = params.from ? new Date(params.from) : new Date();
   if (Number.isNaN(from.getTime())) throw invalidParameter('from', 'is not a date');
   const runs = job.nextRuns(params.count, from).map((date) => date.toISOString());

@@ -7,7 +7,7 @@ import type { Operation } from './types.js';
 
 /** Random identifiers and secrets, from the OS CSPRNG. `count` makes a batch. */
 
-const batch = (count: number, make: () => string) => (count === 1 ? make() : Array.from({ length: count }, make));
+const batch = (count: number, make: () => string) => (count === 1 ? make() : Array.from({ length: count }, () => make()));
 
 const UUIDS: Record<string, () => string> = { '1': v1, '4': v4, '7': v7 };
 

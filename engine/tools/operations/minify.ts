@@ -15,7 +15,7 @@ const sizes = (code: string, output: string) => ({
 
 export const minifyJs: Operation = async ({ params }) => {
   try {
-    const out = await terser(params.code, { compress: true, mangle: true, module: params.module });
+    const out = await terser(params.code, { compress: true, mangle: true });
     return sizes(params.code, out.code ?? '');
   } catch (err) {
     throw invalidParameter('code', `is not valid JavaScript (${(err as Error).message})`);

@@ -4,7 +4,7 @@ import type { Operation } from './types.js';
 
 /** Timestamps and time zones (luxon over the IANA database built into Node's ICU). */
 
-function zone(name: string, param: string): string {
+export function zone(name: string, param: string): string {
   if (!IANAZone.isValidZone(name)) throw invalidParameter(param, `"${name}" is not an IANA time zone (e.g. Europe/Paris)`);
   return name;
 }
