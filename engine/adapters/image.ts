@@ -3,17 +3,20 @@ import { IMAGE_OPS, type ImageOp } from '../effects/image-ops.js';
 import { fetchPhoto, PHOTO_MAX_PIXELS } from '../effects/photo-input.js';
 import { PHOTO_UNREADABLE } from '../effects/render.js';
 import { renderCache, renderPool } from '../effects/shared.js';
+import { upscale, type UpscaleModel } from '../effects/upscale.js';
+import type { ImageFormat } from '../effects/encode.js';
 import { invalidParameter } from '../errors.js';
 import { deliver } from './effect.js';
 import type { AdapterKind } from './types.js';
 
 /**
  * Manipulations of a client photo (blur, grayscale, circle crop, meme captions,
- * triggered GIF, ...): the photo comes from `url` through the SSRF guard (or a
+ * triggered GIF, upscaling ...): the photo comes from `url` through the SSRF guard (or a
  * data URL), the work runs in the shared render pool, identical requests run once.
  */
 interface ImageConfig {
-  op: ImageOp;
+  /** A manipulation, or `upscale` (Lanczos or ESRGAN-slim, picked by the `model` param). */
+  op: ImageOp | 'upscale';
   /** Param holding the photo URL (default url). */
   param?: string;
 }
@@ -25,7 +28,7 @@ export const image: AdapterKind<ImageConfig> = {
     additionalProperties: false,
     required: ['op'],
     properties: {
-      op: { enum: [...IMAGE_OPS], description: 'The manipulation' },
+      op: { enum: [...IMAGE_OPS, 'upscale'], description: 'The manipulation' },
       param: { type: 'string', description: 'Param holding the photo URL (default url)' },
     },
   },
@@ -36,7 +39,9 @@ export const image: AdapterKind<ImageConfig> = {
       const { [param]: _url, stream: _stream, ...params } = call.params;
       const key = crypto.createHash('sha256').update(`${config.op}\0${JSON.stringify(params, Object.keys(params).sort())}\0`).update(input).digest('hex');
       const result = await renderCache()
-        .get(key, () => renderPool().render({ op: config.op, params, input }))
+        .get(key, () => (config.op === 'upscale'
+          ? upscale(input, (params.model as UpscaleModel | undefined) ?? 'lanczos-2x', (params.format as ImageFormat | undefined) ?? 'png')
+          : renderPool().render({ op: config.op, params, input })))
         .catch((err: Error) => {
           throw err.message?.startsWith(PHOTO_UNREADABLE) ? invalidParameter(param, `not a supported image, or over ${PHOTO_MAX_PIXELS / 1e6} megapixels`) : err;
         });
