@@ -5,7 +5,7 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import type { Config } from './config.js';
-import { loadEndpoints } from './manifest/load.js';
+import { loadEndpointsCompiled } from './manifest/compiled.js';
 import type { Endpoint } from './manifest/types.js';
 import { loadUpstreamSpecs, UpstreamRegistry, type UpstreamSpec } from './upstreams.js';
 import { buildRegistry, type Registry } from './registry.js';
@@ -51,7 +51,7 @@ export function createEngine(options: EngineOptions): Engine {
   const { config } = options;
   const logger = options.logger ?? createLogger();
   const endpointsDir = config.endpointsDir ?? ENDPOINTS_DIR;
-  const endpoints = options.endpoints ?? loadEndpoints(endpointsDir);
+  const endpoints = options.endpoints ?? loadEndpointsCompiled(endpointsDir, path.join(config.dataDir, 'cache', 'registry.json'));
   const upstreams = new UpstreamRegistry(options.upstreamSpecs ?? loadUpstreamSpecs(path.join(endpointsDir, 'upstreams')), config.env);
   const http = createHttpClient(config);
   const cache = createResultCache(config);

@@ -2,35 +2,41 @@ import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import type { Manifest } from './types.js';
+import type { Sources } from './sources.js';
 
 /**
  * Family expansion: one manifest plus a list of items gives one manifest per item.
  * `{{name}}` (or `{{a.b}}`) inside strings is replaced by the item's value; a string
  * that is exactly one placeholder takes the value as is (numbers, lists, objects).
  */
-export function familyItems(manifest: Manifest, dir: string): Record<string, unknown>[] {
+export function familyItems(manifest: Manifest, dir: string, sources?: Sources): Record<string, unknown>[] {
   const family = manifest.family!;
   let items: Record<string, unknown>[];
   if (family.items) items = family.items as Record<string, unknown>[];
-  else if (family.data) items = readData(path.resolve(dir, family.data));
-  else items = readDir(path.resolve(dir, family.dir!));
+  else if (family.data) items = readData(path.resolve(dir, family.data), sources);
+  else items = readDir(path.resolve(dir, family.dir!), sources);
   const where = family.where;
   if (!where) return items;
   return items.filter((item) => Object.entries(where).every(([k, v]) => lookup(item, k) === v));
 }
 
-function readData(file: string): Record<string, unknown>[] {
+function readData(file: string, sources?: Sources): Record<string, unknown>[] {
+  sources?.file(file);
   const data = YAML.parse(fs.readFileSync(file, 'utf8'));
   if (!Array.isArray(data)) throw new Error(`${file}: family data must be a list`);
   return data;
 }
 
-function readDir(dir: string): Record<string, unknown>[] {
+function readDir(dir: string, sources?: Sources): Record<string, unknown>[] {
+  sources?.dir(dir);
   return fs
     .readdirSync(dir)
     .filter((name) => name.endsWith('.yaml') || name.endsWith('.yml'))
     .sort()
-    .map((name) => ({ ...YAML.parse(fs.readFileSync(path.join(dir, name), 'utf8')), file: path.join(dir, name) }));
+    .map((name) => {
+      sources?.file(path.join(dir, name));
+      return { ...YAML.parse(fs.readFileSync(path.join(dir, name), 'utf8')), file: path.join(dir, name) };
+    });
 }
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.]+)\s*\}\}/g;

@@ -6,6 +6,7 @@ import addFormats from 'ajv-formats';
 import metaSchema from './manifest.schema.json' with { type: 'json' };
 import { familyItems, substitute } from './family.js';
 import type { Endpoint, Manifest } from './types.js';
+import type { Sources } from './sources.js';
 
 /** A manifest problem, reported as `file: field: problem` at boot and by lint. */
 export class ManifestError extends Error {
@@ -41,12 +42,13 @@ export function findManifestFiles(root: string): string[] {
 }
 
 /** Parse, expand and normalise every manifest under `root`. Throws ManifestError on the first bad one. */
-export function loadEndpoints(root: string): Endpoint[] {
+export function loadEndpoints(root: string, sources?: Sources): Endpoint[] {
   const endpoints: Endpoint[] = [];
   const seen = new Map<string, string>();
   for (const file of findManifestFiles(root)) {
     const rel = path.relative(root, file);
-    for (const endpoint of loadManifestFile(file, rel)) {
+    sources?.file(file);
+    for (const endpoint of loadManifestFile(file, rel, sources)) {
       for (const p of [endpoint.path, ...endpoint.aliases]) {
         const route = `${endpoint.method} ${p}`;
         const other = seen.get(route);
@@ -59,7 +61,7 @@ export function loadEndpoints(root: string): Endpoint[] {
   return endpoints;
 }
 
-export function loadManifestFile(file: string, rel: string): Endpoint[] {
+export function loadManifestFile(file: string, rel: string, sources?: Sources): Endpoint[] {
   let raw: unknown;
   try {
     raw = YAML.parse(fs.readFileSync(file, 'utf8'), { prettyErrors: true });
@@ -74,7 +76,7 @@ export function loadManifestFile(file: string, rel: string): Endpoint[] {
   const manifest = raw as Manifest;
   let items: Record<string, unknown>[];
   try {
-    items = familyItems(manifest, dir);
+    items = familyItems(manifest, dir, sources);
   } catch (err) {
     throw new ManifestError(rel, 'family', (err as Error).message);
   }
