@@ -105,7 +105,7 @@ export async function convert(job: ConversionJob, output: { file: string } | { s
   const killAll = () => tools.forEach((t) => t.kill());
   signal.addEventListener('abort', killAll, { once: true });
   const fetcher = (format: YtFormat) => {
-    const tool = startTool(settings.ytdlp, fetchArgs(job.infoFile, format.format_id, { proxy: job.proxy, maxBytes: settings.maxBytes }), { signal });
+    const tool = startTool(settings.ytdlp, fetchArgs(job.infoFile, format.format_id, { proxy: job.proxy }), { signal });
     tools.push(tool);
     return tool;
   };

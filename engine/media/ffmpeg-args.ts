@@ -38,6 +38,9 @@ export function ffmpegArgs(plan: FfmpegPlan): string[] {
       if (profile.scale) args.push('-vf', `scale=-2:${profile.height}`);
     }
     args.push(...(profile.copyAudio ? ['-c:a', 'copy'] : ['-c:a', 'aac', '-b:a', '128k']));
+    // make_zero: no edit list trims the AAC priming frame, so the fragmented stream and the
+    // file decode to the same samples (a fragmented MP4 cannot carry that edit list)
+    args.push('-avoid_negative_ts', 'make_zero');
     // a pipe cannot seek back to write the index: fragmented MP4 carries it up front
     args.push('-movflags', toPipe ? 'frag_keyframe+empty_moov+default_base_moof' : '+faststart', '-f', 'mp4');
   }

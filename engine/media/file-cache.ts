@@ -115,7 +115,11 @@ export class MediaFileCache {
 
   /** Sweep every `everyMs` (a timer that never keeps the process alive). */
   startJanitor(everyMs: number): void {
-    this.timer ??= setInterval(() => this.sweep(), everyMs).unref();
+    this.timer ??= setInterval(() => {
+      // the engine closes the shared connection at shutdown; this cache is done then
+      if (this.db.open) this.sweep();
+      else this.stopJanitor();
+    }, everyMs).unref();
   }
 
   stopJanitor(): void {

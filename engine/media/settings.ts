@@ -25,11 +25,11 @@ export interface MediaSettings {
   diskQuotaBytes: number;
 }
 
-const int = (env: Readonly<Record<string, string>>, name: string, fallback: number): number => {
+const int = (env: Readonly<Record<string, string>>, name: string, fallback: number, min = 1): number => {
   const raw = env[name];
   if (raw === undefined) return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer of at least ${min}, got "${raw}"`);
   return n;
 };
 
@@ -42,7 +42,7 @@ export function mediaSettings(config: Config): MediaSettings {
     maxDurationS: int(env, 'MEDIA_MAX_DURATION_S', 2 * 3600),
     maxBytes: int(env, 'MEDIA_MAX_BYTES', 1024 * 1024 * 1024),
     concurrency: int(env, 'MEDIA_CONCURRENCY', 2),
-    queue: int(env, 'MEDIA_QUEUE', 8),
+    queue: int(env, 'MEDIA_QUEUE', 8, 0),
     jobTimeoutMs: int(env, 'MEDIA_JOB_TIMEOUT_MS', 15 * 60 * 1000),
     fileTtlS: int(env, 'MEDIA_FILE_TTL_S', 3600),
     diskQuotaBytes: int(env, 'MEDIA_DISK_QUOTA_BYTES', 5 * 1024 * 1024 * 1024),

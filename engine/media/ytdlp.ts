@@ -76,9 +76,11 @@ export const searchArgs = (query: string, options: { proxy?: string } = {}): str
 
 /**
  * Fetch one format of an already-resolved item to stdout. `--load-info-json`
- * reuses the first resolution instead of extracting the page a second time.
+ * reuses the first resolution instead of extracting the page a second time. No
+ * `--max-filesize`: yt-dlp skips an oversized file with exit code 0 and no bytes,
+ * so the size limit is the byte cap on its stdout instead (a clear 400).
  */
-export const fetchArgs = (infoFile: string, formatId: string, options: { proxy?: string; maxBytes: number }): string[] => [
+export const fetchArgs = (infoFile: string, formatId: string, options: { proxy?: string } = {}): string[] => [
   ...COMMON,
   ...proxyArgs(options.proxy),
   '--quiet',
@@ -86,8 +88,6 @@ export const fetchArgs = (infoFile: string, formatId: string, options: { proxy?:
   infoFile,
   '--format',
   formatId,
-  '--max-filesize',
-  String(options.maxBytes),
   '--output',
   '-',
 ];
