@@ -22,6 +22,7 @@ const synthetic = fs
   .readdirSync(path.join(here, 'manifests'))
   .flatMap((f) => loadManifestFile(path.join(here, 'manifests', f), `test/discovery/manifests/${f}`));
 const endpoints = [...loadEndpoints(ENDPOINTS_DIR), ...synthetic];
+if (new Set(endpoints.map((e) => e.id)).size !== endpoints.length) throw new Error('a synthetic manifest takes the path of a real endpoint: rename it');
 const routes: Route[] = endpoints.map((endpoint) =>
   endpoint.requires.env.length ? { endpoint, unavailable: `${endpoint.requires.env.join(', ')} not set` } : { endpoint },
 );
@@ -63,33 +64,42 @@ t.test('header: version, server, security schemes', async (t) => {
 });
 
 t.test('every endpoint and alias is an operation with its category as first tag', async (t) => {
+  // one assertion over all ~2,000 operations: a list of what is wrong, expected empty
+  const problems: string[] = [];
+  const expect = (ok: boolean, what: string) => ok || problems.push(what);
   let checked = 0;
   for (const { endpoint, unavailable } of routes) {
     for (const p of [endpoint.path, ...endpoint.aliases]) {
+      const where = `${endpoint.method} ${p}`;
       const o = op(endpoint.method.toLowerCase(), p.replace(/:(\w+)/g, '{$1}'));
-      if (!t.ok(o, `${endpoint.method} ${p} present`)) continue;
-      t.equal(o.tags[0], endpoint.category, `${p}: category first`);
-      t.same(o.tags.slice(1), endpoint.tags.filter((tag) => tag !== endpoint.category));
-      t.equal(o.summary, endpoint.summary);
-      t.equal(o['x-available'], !unavailable);
-      t.equal(o['x-unavailable-reason'], unavailable);
-      if (p !== endpoint.path) t.match(o.description, `Alias of ${endpoint.method} ${endpoint.path}`);
-      t.ok(o.responses['200'], `${p}: has 200`);
-      for (const status of ['400', '401', '429', '500', '502', '503', '504']) t.ok(o.responses[status], `${p}: has ${status}`);
+      if (!o) {
+        problems.push(`${where}: missing`);
+        continue;
+      }
+      expect(o.tags[0] === endpoint.category, `${where}: first tag ${o.tags[0]}, category ${endpoint.category}`);
+      expect(JSON.stringify(o.tags.slice(1)) === JSON.stringify(endpoint.tags.filter((tag) => tag !== endpoint.category)), `${where}: tags ${o.tags}`);
+      expect(o.summary === endpoint.summary, `${where}: summary`);
+      expect(o['x-available'] === !unavailable && o['x-unavailable-reason'] === unavailable, `${where}: availability`);
+      expect(p === endpoint.path || o.description.startsWith(`Alias of ${endpoint.method} ${endpoint.path}`), `${where}: alias description`);
+      for (const status of ['200', '400', '401', '429', '500', '502', '503', '504']) expect(Boolean(o.responses[status]), `${where}: no ${status}`);
       checked++;
     }
   }
+  t.same(problems, [], 'every operation as generated from its endpoint');
   const builtins = operations.filter(({ op: o }) => o.tags[0] === 'system').length;
   t.equal(operations.length, checked + builtins, 'no operation without an endpoint');
   t.equal(builtins, 2, '/health and /api/admin/endpoints');
+  t.ok(checked > synthetic.length, 'the real catalog is in it');
   t.comment(`${checked} endpoint operations checked`);
 });
 
 t.test('operationIds are unique, including paths that fold to the same words', async (t) => {
   const ids = operations.map(({ op: o }) => o.operationId);
   t.equal(new Set(ids).size, ids.length);
-  t.equal(op('get', '/api/effects/Banner-Text').operationId, 'getApiEffectsBannerText');
-  t.equal(op('get', '/api/effects/banner.text').operationId, 'getApiEffectsBannerText_2');
+  // the path and both aliases spell the same words
+  t.equal(op('get', '/api/effects/discovery-test-banner').operationId, 'getApiEffectsDiscoveryTestBanner');
+  t.equal(op('get', '/api/effects/Discovery-Test-Banner').operationId, 'getApiEffectsDiscoveryTestBanner_2');
+  t.equal(op('get', '/api/effects/discovery-test.banner').operationId, 'getApiEffectsDiscoveryTestBanner_3');
 });
 
 t.test('success and error envelopes', async (t) => {
@@ -117,7 +127,7 @@ t.test('success and error envelopes', async (t) => {
 });
 
 t.test('multipart upload: file part, body params, query params, unavailable', async (t) => {
-  const upload = op('post', '/api/tools/upload');
+  const upload = op('post', '/api/tools/discovery-test-upload');
   t.same(upload.tags, ['tools', 'files']);
   t.same(upload.parameters.map((p: any) => p.name ?? p.$ref), ['expires', '#/components/parameters/apikey']);
   t.equal(upload.requestBody.required, true);
@@ -133,11 +143,11 @@ t.test('multipart upload: file part, body params, query params, unavailable', as
   t.equal(upload['x-available'], false);
   t.equal(upload['x-unavailable-reason'], 'DISCOVERY_TEST_UNSET not set');
   t.match(upload.description, 'Unavailable on this server');
-  t.equal(op('post', '/api/upload').operationId, 'postApiUpload');
+  t.equal(op('post', '/api/discovery-test-upload').operationId, 'postApiDiscoveryTestUpload');
 });
 
 t.test('streamable download with a path param and param aliases', async (t) => {
-  const download = op('get', '/api/download/thing/{id}');
+  const download = op('get', '/api/download/discovery-test/{id}');
   const byName = Object.fromEntries(download.parameters.filter((p: any) => p.name).map((p: any) => [p.name, p]));
   t.match(byName.id, { in: 'path', required: true });
   t.same(byName.quality['x-aliases'], ['q', 'res']);
@@ -152,7 +162,7 @@ t.test('streamable download with a path param and param aliases', async (t) => {
 });
 
 t.test('binary response, deprecated', async (t) => {
-  const banner = op('get', '/api/effects/banner');
+  const banner = op('get', '/api/effects/discovery-test-banner');
   t.same(Object.keys(banner.responses['200'].content), ['image/*']);
   t.equal(banner.deprecated, true);
   t.equal(banner.parameters[0].example, 'hello');

@@ -1,0 +1,180 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { BENCH_KEY, FIRST_PATH, LAST_PATH, REGISTRY_SIZE } from './servers.js';
+
+/**
+ * npm run bench:engine [-- --seconds 10 --rounds 3 --connections 50 --out bench/engine/RESULTS.md]
+ *
+ * Requests/s and p99 latency of the engine's /api/fun/quote against a bare Koa and a
+ * bare node:http hello-world started in the same run, and of the first against the
+ * last route of a registry padded to 1,210 endpoints. Each server runs in its own
+ * process; targets are measured in interleaved rounds (so a burst of load elsewhere
+ * on the machine hits every target alike) and the median round is reported.
+ * Then boot time of the real registry, in fresh processes.
+ */
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '../..');
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const SECONDS = option('seconds', 10);
+const ROUNDS = option('rounds', 3);
+const CONNECTIONS = option('connections', 50);
+const BOOTS = option('boots', 5);
+const OUT = args.includes('--out') ? args[args.indexOf('--out') + 1] : undefined;
+
+interface Target {
+  name: string;
+  server: 'node-http' | 'koa' | 'engine';
+  path: string;
+  keyed?: boolean;
+}
+
+const TARGETS: Target[] = [
+  { name: 'node:http hello-world', server: 'node-http', path: '/' },
+  { name: 'Koa hello-world', server: 'koa', path: '/' },
+  { name: 'engine /api/fun/quote', server: 'engine', path: '/api/fun/quote', keyed: true },
+  { name: `engine first route (${FIRST_PATH})`, server: 'engine', path: FIRST_PATH, keyed: true },
+  { name: `engine last route (${LAST_PATH})`, server: 'engine', path: LAST_PATH, keyed: true },
+];
+
+interface Sample {
+  rps: number;
+  p99: number;
+  /** Server CPU time (user + system) per request, µs. */
+  cpu: number;
+}
+
+type Server = { child: ChildProcess; port: number; info: Record<string, unknown> };
+
+/** Start `servers.ts <kind>` and wait for its JSON line. */
+async function startServer(kind: string): Promise<Server> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, 'servers.ts'), kind], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const line = await firstLine(child);
+  const info = JSON.parse(line) as { port: number } & Record<string, unknown>;
+  return { child, port: info.port, info };
+}
+
+async function firstLine(child: ChildProcess): Promise<string> {
+  const lines = readline.createInterface({ input: child.stdout! });
+  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`child exited with ${code} before it was ready`))));
+  try {
+    return await Promise.race([new Promise<string>((resolve) => lines.once('line', resolve)), exited]);
+  } finally {
+    lines.close();
+  }
+}
+
+const cpuUsage = (child: ChildProcess) =>
+  new Promise<NodeJS.CpuUsage>((resolve) => {
+    child.once('message', (usage) => resolve(usage as NodeJS.CpuUsage));
+    child.send('cpu');
+  });
+
+async function measure(server: Server, target: Target, seconds: number): Promise<Sample> {
+  const before = await cpuUsage(server.child);
+  const result = await autocannon({
+    url: `http://127.0.0.1:${server.port}${target.path}`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: target.keyed ? { 'X-API-Key': BENCH_KEY } : {},
+  });
+  const after = await cpuUsage(server.child);
+  const failed = result.non2xx + result.errors + result.timeouts;
+  if (failed > 0) throw new Error(`${target.name}: ${failed} failed requests (non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts})`);
+  const cpu = (after.user - before.user + after.system - before.system) / result.requests.total;
+  return { rps: result.requests.average, p99: result.latency.p99, cpu };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+async function boots(): Promise<Record<string, number>[]> {
+  const out: Record<string, number>[] = [];
+  for (let i = 0; i < BOOTS; i++) {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, 'boot.ts')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    out.push(JSON.parse(await firstLine(child)));
+    child.kill();
+  }
+  return out;
+}
+
+const pct = (a: number, b: number) => `${((a / b) * 100).toFixed(1)}%`;
+const ms = (runs: Record<string, number>[], wall: string, cpu: string) =>
+  `${median(runs.map((r) => r[wall])).toFixed(0)} (${median(runs.map((r) => r[cpu])).toFixed(0)})`;
+
+async function main() {
+  const load = os.loadavg();
+  const servers = new Map<string, Server>();
+  try {
+    for (const kind of new Set(TARGETS.map((t) => t.server))) servers.set(kind, await startServer(kind));
+    const engineInfo = servers.get('engine')!.info;
+    const samples = new Map<string, Sample[]>(TARGETS.map((t) => [t.name, []]));
+    for (const target of TARGETS) await measure(servers.get(target.server)!, target, 2); // warm-up (JIT, caches)
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const target of TARGETS) {
+        const sample = await measure(servers.get(target.server)!, target, SECONDS);
+        samples.get(target.name)!.push(sample);
+        console.error(`round ${round}/${ROUNDS} ${target.name}: ${Math.round(sample.rps)} req/s, p99 ${sample.p99} ms, ${sample.cpu.toFixed(0)} µs CPU/request`);
+      }
+    }
+    const boot = await boots();
+    const loadAfter = os.loadavg();
+
+    const rps = (name: string) => median(samples.get(name)!.map((s) => s.rps));
+    const p99 = (name: string) => median(samples.get(name)!.map((s) => s.p99));
+    const cpu = (name: string) => median(samples.get(name)!.map((s) => s.cpu));
+    const [nodeName, koaName, quoteName, firstName, lastName] = TARGETS.map((t) => t.name);
+    const lines = [
+      `# Engine benchmark`,
+      ``,
+      `Generated by \`npm run bench:engine\` on ${new Date().toISOString()}.`,
+      ``,
+      `- Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}`,
+      `- Load average (1/5/15 min) at start ${load.map((l) => l.toFixed(2)).join(' / ')}, at end ${loadAfter.map((l) => l.toFixed(2)).join(' / ')}`,
+      `- autocannon: ${CONNECTIONS} connections, ${SECONDS} s per target per round, ${ROUNDS} interleaved rounds (median shown), after a 2 s warm-up; each server in its own process`,
+      `- Engine: ${engineInfo.registered} registered endpoints (the ${engineInfo.real} real ones, /api/fun/quote clones registered first and last, padded with more clones to at least ${REGISTRY_SIZE}), LOG_REQUESTS=0, key in X-API-Key, rate limit out of reach`,
+      ``,
+      `| target | requests/s | p99 latency ms | server CPU µs/request | requests/s per round |`,
+      `|---|---:|---:|---:|---|`,
+      ...TARGETS.map((t) => `| ${t.name} | ${Math.round(rps(t.name))} | ${p99(t.name)} | ${cpu(t.name).toFixed(0)} | ${samples.get(t.name)!.map((s) => Math.round(s.rps)).join(', ')} |`),
+      ``,
+      `Ratios by requests/s, and by CPU per request (the throughput a saturated core would give; steadier when other work shares the machine):`,
+      ``,
+      `| ratio | by requests/s | by CPU/request | target |`,
+      `|---|---:|---:|---|`,
+      `| engine /api/fun/quote vs Koa hello-world | ${pct(rps(quoteName), rps(koaName))} | ${pct(cpu(koaName), cpu(quoteName))} | ≥ 85% |`,
+      `| engine /api/fun/quote vs node:http hello-world | ${pct(rps(quoteName), rps(nodeName))} | ${pct(cpu(nodeName), cpu(quoteName))} | — |`,
+      `| Koa vs node:http | ${pct(rps(koaName), rps(nodeName))} | ${pct(cpu(nodeName), cpu(koaName))} | — |`,
+      `| last route vs first route (1,210 registered) | ${pct(rps(lastName), rps(firstName))} | ${pct(cpu(firstName), cpu(lastName))} | within 5% |`,
+      ``,
+      `Boot with the real registry (fresh process each, ${BOOTS} runs, median; wall-clock ms, CPU ms in parentheses):`,
+      ``,
+      `| endpoints | available | import engine modules | createEngine() (load, expand and validate manifests, compile params, build adapters) | node + tsx start |`,
+      `|---:|---:|---:|---:|---:|`,
+      `| ${boot[0].endpoints} | ${boot[0].available} | ${ms(boot, 'importMs', 'importCpuMs')} | ${ms(boot, 'createEngineMs', 'createEngineCpuMs')} | ${median(boot.map((b) => b.processStartMs)).toFixed(0)} |`,
+      ``,
+      `First GET /openapi.json (built once, then served from memory): ${boot[0].openapiOperations} operations, built, serialised and gzipped in ` +
+        `${median(boot.map((b) => b.openapiMs)).toFixed(0)} ms; ${(boot[0].openapiBytes / 2 ** 20).toFixed(1)} MiB, ${(boot[0].openapiGzipBytes / 2 ** 10).toFixed(0)} KiB gzipped.`,
+      ``,
+    ];
+    const report = lines.join('\n');
+    console.log(report);
+    if (OUT) fs.writeFileSync(path.resolve(ROOT, OUT), report);
+  } finally {
+    for (const { child } of servers.values()) child.kill();
+  }
+}
+
+await main();

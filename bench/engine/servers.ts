@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import Koa from 'koa';
+import { loadConfig } from '../../engine/config.js';
+import { createEngine, ENDPOINTS_DIR } from '../../engine/app.js';
+import { loadEndpoints } from '../../engine/manifest/load.js';
+import type { Endpoint } from '../../engine/manifest/types.js';
+import { silentLogger } from '../../engine/log.js';
+
+/**
+ * One benchmark target per process (run.ts starts them), so the server has its own
+ * core and autocannon's work is not counted against it. Prints one JSON line with
+ * the port (and, for the engine, the registry it serves) once listening, and
+ * answers any IPC message with its CPU usage so far.
+ *
+ *   node --import tsx bench/engine/servers.ts node-http | koa | engine
+ */
+
+export const BENCH_KEY = 'bench-key';
+export const REGISTRY_SIZE = 1210;
+export const FIRST_PATH = '/api/bench/first';
+export const LAST_PATH = '/api/bench/last';
+
+/** The real catalog with /api/fun/quote clones registered first and last, padded to `size` endpoints. */
+export function paddedEndpoints(size = REGISTRY_SIZE): { endpoints: Endpoint[]; real: number } {
+  const real = loadEndpoints(ENDPOINTS_DIR);
+  const quote = real.find((e) => e.path === '/api/fun/quote');
+  if (!quote) throw new Error('the bench needs endpoints/fun/quote.yaml');
+  const clone = (p: string): Endpoint => ({ ...quote, id: `${quote.method} ${p}`, path: p, aliases: [] });
+  const padding = Array.from({ length: Math.max(0, size - real.length - 2) }, (_, i) => clone(`/api/bench/pad-${String(i).padStart(4, '0')}`));
+  return { endpoints: [clone(FIRST_PATH), ...real, ...padding, clone(LAST_PATH)], real: real.length };
+}
+
+function engineServer(): { server: http.Server; info: Record<string, unknown> } {
+  const { endpoints, real } = paddedEndpoints();
+  const config = loadConfig({
+    TEST_API_KEY: BENCH_KEY,
+    TEST_KEY_RPM: '1000000000',
+    LOG_REQUESTS: '0',
+    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'manifold-bench-')),
+    PATH: process.env.PATH,
+  });
+  const engine = createEngine({ config, endpoints, logger: silentLogger });
+  return { server: http.createServer(engine.app.callback()), info: { registered: engine.registry.routes.length, real } };
+}
+
+function koaServer(): http.Server {
+  const app = new Koa();
+  app.use((ctx) => {
+    ctx.body = 'Hello World';
+  });
+  return http.createServer(app.callback());
+}
+
+const nodeServer = () => http.createServer((_req, res) => res.end('Hello World'));
+
+function start(kind: string | undefined): { server: http.Server; info: Record<string, unknown> } {
+  switch (kind) {
+    case 'engine':
+      return engineServer();
+    case 'koa':
+      return { server: koaServer(), info: {} };
+    case 'node-http':
+      return { server: nodeServer(), info: {} };
+    default:
+      throw new Error(`unknown target "${kind}" (engine, koa, node-http)`);
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { server, info } = start(process.argv[2]);
+  server.keepAliveTimeout = 60_000;
+  // run.ts asks for the CPU time used so far: CPU per request holds up on a busy machine, where requests/s does not
+  process.on('message', () => process.send!(process.cpuUsage()));
+  server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ port: (server.address() as AddressInfo).port, ...info })));
+}
