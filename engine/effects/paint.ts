@@ -1,6 +1,6 @@
 import { createCanvas, DOMMatrix, type Canvas, type CanvasGradient, type CanvasPattern, type SKRSContext2D } from '@napi-rs/canvas';
 import { noiseTexture } from './noise.js';
-import type { Paint, PatternPaint } from './template-types.js';
+import type { NoisePaint, Paint, PatternPaint } from './template-types.js';
 
 export type Ctx = SKRSContext2D;
 export interface Rect { x: number; y: number; w: number; h: number }
@@ -37,10 +37,29 @@ export function toStyle(ctx: Ctx, paint: Paint, rect: Rect): Style {
     case 'noise': {
       // Computed at device resolution (a half-size render computes a quarter of the pixels).
       const k = Math.min(1, Math.hypot(ctx.getTransform().a, ctx.getTransform().b));
-      const texture = noiseTexture({ ...paint, scale: (paint.scale ?? 64) * k }, Math.ceil(rect.w * k), Math.ceil(rect.h * k));
+      const texture = cachedNoise({ ...paint, scale: (paint.scale ?? 64) * k }, Math.ceil(rect.w * k), Math.ceil(rect.h * k));
       return anchored(ctx.createPattern(texture, 'repeat')!, rect, 1 / k);
     }
   }
+}
+
+/**
+ * Noise textures are the costliest part of many templates and depend only on
+ * the paint and the size, so each worker keeps the most recent ones.
+ */
+const noiseCache = new Map<string, Canvas>();
+const NOISE_CACHE_ENTRIES = 16;
+function cachedNoise(paint: NoisePaint, w: number, h: number): Canvas {
+  const key = `${JSON.stringify(paint)}@${w}x${h}`;
+  let texture = noiseCache.get(key);
+  if (texture) {
+    noiseCache.delete(key);
+  } else {
+    texture = noiseTexture(paint, w, h);
+    if (noiseCache.size >= NOISE_CACHE_ENTRIES) noiseCache.delete(noiseCache.keys().next().value!);
+  }
+  noiseCache.set(key, texture);
+  return texture;
 }
 
 function anchored(pattern: CanvasPattern, rect: Rect, scale = 1): CanvasPattern {

@@ -65,3 +65,8 @@ t.test('a broken template is rejected with its file name', async (t) => {
   const dir = t.testdir({ 'bad.yaml': 'slug: bad\nname: Bad one\nsite: textpro\nfamily: neon\ndescription: a template missing its canvas.\ninput: text\nbackground: [{type: fill, paint: "#000"}]\n' });
   t.throws(() => loadTemplates(dir), /bad\.yaml: .*canvas/);
 });
+
+t.test('templates/FONTS.md lists every font with its licence', async (t) => {
+  const doc = fs.readFileSync(new URL('../../templates/FONTS.md', import.meta.url), 'utf8');
+  for (const [id, font] of Object.entries(FONTS)) t.match(doc, new RegExp(`\\| \`${id}\` \\| ${font.family} \\| .* \\| ${font.licence} \\|`), id);
+});
