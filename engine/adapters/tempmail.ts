@@ -1,0 +1,63 @@
+import crypto from 'node:crypto';
+import { invalidParameter, notFound } from '../errors.js';
+import { tempMailSettings } from '../tempmail/settings.js';
+import { TempMailStore } from '../tempmail/store.js';
+import type { AdapterKind } from './types.js';
+
+/**
+ * Temp mail endpoints over the SQLite store the SMTP receiver (engine/tempmail/smtp.ts)
+ * fills. Actions: generate an address, list its inbox, read, delete a message, delete
+ * the address. Addresses live TEMPMAIL_TTL_SECONDS; an expired or unknown address is 404.
+ */
+interface TempMailConfig {
+  action: 'generate' | 'inbox' | 'message' | 'delete-message' | 'delete-address';
+}
+
+const EXPIRED = 'No such address, or it expired; generate a new one';
+
+export const tempmail: AdapterKind<TempMailConfig> = {
+  kind: 'tempmail',
+  configSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['action'],
+    properties: { action: { enum: ['generate', 'inbox', 'message', 'delete-message', 'delete-address'] } },
+  },
+  unavailable(_config, setup) {
+    return tempMailSettings(setup.config).domain ? undefined : 'MAIL_DOMAIN is not set';
+  },
+  create(config, setup) {
+    const settings = tempMailSettings(setup.config);
+    const store = new TempMailStore(setup.config.dataDir);
+    const mailbox = (email: unknown) => {
+      const address = String(email).trim().toLowerCase();
+      if (!address.endsWith(`@${settings.domain}`)) throw invalidParameter('email', `must be an address on ${settings.domain}`);
+      if (!store.exists(address)) throw notFound(EXPIRED);
+      return address;
+    };
+
+    return async ({ params }) => {
+      switch (config.action) {
+        case 'generate': {
+          const local = params.name ? String(params.name).toLowerCase() : crypto.randomBytes(6).toString('hex');
+          const created = store.createAddress(`${local}@${settings.domain}`, settings.ttlSeconds);
+          if (!created) throw invalidParameter('name', 'is already in use');
+          return { type: 'json', result: { email: created.address, expiresAt: created.expiresAt, ttlSeconds: settings.ttlSeconds } };
+        }
+        case 'inbox':
+          return { type: 'json', result: store.inbox(mailbox(params.email)).map((m) => ({ ...m, messageid: m.id })) };
+        case 'message': {
+          const message = store.message(mailbox(params.email), params.messageid);
+          if (!message) throw notFound('No such message in this inbox');
+          return { type: 'json', result: { ...message, messageid: message.id, body: message.text } };
+        }
+        case 'delete-message':
+          if (!store.deleteMessage(mailbox(params.email), params.messageid)) throw notFound('No such message in this inbox');
+          return { type: 'json', result: { deleted: true, messageid: params.messageid } };
+        case 'delete-address':
+          store.deleteAddress(mailbox(params.email));
+          return { type: 'json', result: { deleted: true, email: String(params.email).toLowerCase() } };
+      }
+    };
+  },
+};
