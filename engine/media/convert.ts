@@ -6,7 +6,7 @@ import { ApiError, invalidParameter, upstreamError } from '../errors.js';
 import { capBytes } from '../http/byte-limit.js';
 import { captureTool, startTool, ToolFailed, type Tool } from './child.js';
 import { ffmpegArgs, ffprobeArgs, parseProbe, type Probe, type Profile } from './ffmpeg-args.js';
-import { pipeable, type Choice, type Target } from './formats.js';
+import { lines, pipeable, type Choice, type Target } from './formats.js';
 import type { MediaSettings } from './settings.js';
 import { fetchArgs, ytdlpFailure, type YtFormat, type YtInfo } from './ytdlp.js';
 
@@ -77,7 +77,7 @@ const isAac = (codec?: string | null) => /^(mp4a|aac)/.test(codec ?? '');
 function profileFor(target: Target, inputs: YtFormat[], probes: (Probe | undefined)[]): Profile {
   if (target.kind === 'audio') return target;
   const videoCodec = probes[0]?.video?.codec ?? inputs[0].vcodec;
-  const height = probes[0]?.video?.height ?? inputs[0].height ?? undefined;
+  const height = probes[0]?.video?.lines ?? (lines(inputs[0]) || undefined);
   const audioIndex = inputs.length > 1 ? 1 : 0;
   const audioCodec = probes[audioIndex]?.audio?.codec ?? inputs[audioIndex].acodec;
   const tooTall = height !== undefined && height > target.height;

@@ -35,7 +35,10 @@ export function ffmpegArgs(plan: FfmpegPlan): string[] {
     if (profile.copyVideo) args.push('-c:v', 'copy');
     else {
       args.push('-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p');
-      if (profile.scale) args.push('-vf', `scale=-2:${profile.height}`);
+      // bring the short side down to the target (never up), so portrait video keeps its
+      // orientation; commas are escaped for the filter parser
+      const h = profile.height;
+      if (profile.scale) args.push('-vf', `scale=w=if(gt(iw\\,ih)\\,-2\\,min(${h}\\,iw)):h=if(gt(iw\\,ih)\\,min(${h}\\,ih)\\,-2)`);
     }
     args.push(...(profile.copyAudio ? ['-c:a', 'copy'] : ['-c:a', 'aac', '-b:a', '128k']));
     // make_zero: no edit list trims the AAC priming frame, so the fragmented stream and the
@@ -56,14 +59,15 @@ export const ffprobeArgs = (file: string): string[] => [
 
 export interface Probe {
   duration?: number;
-  video?: { codec: string; height: number };
+  /** `lines`: the short side (see formats.ts). */
+  video?: { codec: string; lines: number };
   audio?: { codec: string };
 }
 
 export function parseProbe(json: string): Probe {
   const data = JSON.parse(json) as {
     format?: { duration?: string };
-    streams?: { codec_type?: string; codec_name?: string; height?: number; disposition?: { attached_pic?: number } }[];
+    streams?: { codec_type?: string; codec_name?: string; width?: number; height?: number; disposition?: { attached_pic?: number } }[];
   };
   const streams = data.streams ?? [];
   // cover art in an audio file is a "video" stream too; it is not a video
@@ -72,7 +76,7 @@ export function parseProbe(json: string): Probe {
   const duration = Number(data.format?.duration);
   return {
     duration: Number.isFinite(duration) ? duration : undefined,
-    video: video ? { codec: video.codec_name ?? '', height: video.height ?? 0 } : undefined,
+    video: video ? { codec: video.codec_name ?? '', lines: Math.min(video.width ?? Infinity, video.height ?? 0) } : undefined,
     audio: audio ? { codec: audio.codec_name ?? '' } : undefined,
   };
 }

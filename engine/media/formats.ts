@@ -10,7 +10,7 @@ export type Target = { kind: 'audio'; kbps: number } | { kind: 'video'; height: 
 export interface Choice {
   /** One input (audio, or progressive video), or video + audio to merge. */
   inputs: YtFormat[];
-  /** Height of the picked video stream, when known. */
+  /** Short side of the picked video stream, when known. */
   height?: number;
 }
 
@@ -22,6 +22,15 @@ const hasVideo = (f: YtFormat) => f.vcodec !== 'none' && !(f.vcodec == null && A
 const usable = (f: YtFormat) => Boolean(f.url) && f.protocol !== 'mhtml' && f.ext !== 'mhtml' && f.format_note !== 'storyboard';
 const bitrate = (f: YtFormat) => f.abr ?? f.tbr ?? 0;
 const preferMp4 = (f: YtFormat) => (f.ext === 'mp4' || f.ext === 'm4a' ? 1 : 0);
+/** The extractor's own ranking (TikTok marks its watermarked copy -2). */
+const preference = (f: YtFormat) => f.preference ?? 0;
+
+/**
+ * The "p" number of a video: its short side, so 720p means 1280x720 and 720x1280
+ * alike (portrait TikToks and Shorts); the height when the width is unknown.
+ */
+export const lines = (f: { width?: number | null; height?: number | null }): number =>
+  f.width && f.height ? Math.min(f.width, f.height) : (f.height ?? 0);
 
 /** The formats of an item; a single-format item (direct links, some extractors) is its own format. */
 export function formatsOf(info: YtInfo): YtFormat[] {
@@ -44,25 +53,24 @@ export function chooseFormats(info: YtInfo, target: Target): Choice | undefined 
   if (target.kind === 'audio') {
     const withAudio = formats.filter(hasAudio);
     // audio-only first (least to download), then the highest bitrate; else the smallest video carrying audio
-    const audioOnly = best(withAudio.filter((f) => !hasVideo(f)), bitrate, preferMp4);
-    const pick = audioOnly ?? best(withAudio, (f) => -(f.height ?? 0), bitrate);
+    const audioOnly = best(withAudio.filter((f) => !hasVideo(f)), preference, bitrate, preferMp4);
+    const pick = audioOnly ?? best(withAudio, preference, (f) => -lines(f), bitrate);
     return pick ? { inputs: [pick] } : undefined;
   }
-  const fits = (f: YtFormat) => (f.height ?? 0) <= target.height;
-  const height = (f: YtFormat) => f.height ?? 0;
+  const fits = (f: YtFormat) => lines(f) <= target.height;
   const videos = formats.filter(hasVideo);
-  const progressive = best(videos.filter((f) => hasAudio(f) && fits(f)), height, preferMp4, bitrate);
-  const videoOnly = best(videos.filter((f) => !hasAudio(f) && fits(f)), height, preferMp4, bitrate);
-  const audio = best(formats.filter((f) => hasAudio(f) && !hasVideo(f)), preferMp4, bitrate);
-  if (videoOnly && audio && (!progressive || height(videoOnly) > height(progressive))) {
-    return { inputs: [videoOnly, audio], height: videoOnly.height ?? undefined };
+  const progressive = best(videos.filter((f) => hasAudio(f) && fits(f)), preference, lines, preferMp4, bitrate);
+  const videoOnly = best(videos.filter((f) => !hasAudio(f) && fits(f)), preference, lines, preferMp4, bitrate);
+  const audio = best(formats.filter((f) => hasAudio(f) && !hasVideo(f)), preference, preferMp4, bitrate);
+  if (videoOnly && audio && (!progressive || lines(videoOnly) > lines(progressive))) {
+    return { inputs: [videoOnly, audio], height: lines(videoOnly) || undefined };
   }
-  if (progressive) return { inputs: [progressive], height: progressive.height ?? undefined };
+  if (progressive) return { inputs: [progressive], height: lines(progressive) || undefined };
   // nothing at or under the target: the smallest above it, scaled down by ffmpeg
-  const smallest = best(videos.filter(hasAudio), (f) => -height(f)) ?? best(videos, (f) => -height(f));
+  const smallest = best(videos.filter(hasAudio), preference, (f) => -lines(f), preferMp4) ?? best(videos, preference, (f) => -lines(f), preferMp4);
   if (!smallest) return undefined;
   const inputs = hasAudio(smallest) || !audio ? [smallest] : [smallest, audio];
-  return { inputs, height: smallest.height ?? undefined };
+  return { inputs, height: lines(smallest) || undefined };
 }
 
 /**

@@ -73,8 +73,8 @@ export function safeFilename(title: string, ext: string): string {
   const base = title
     .replace(/[\u0000-\u001f\u007f<>:"/\\|?*]+/g, ' ')
     .replace(/\s+/g, ' ')
+    .replace(/^[.\s]+/, '') // no hidden file, no "../" left over
     .trim()
-    .replace(/^\.+/, '')
     .slice(0, 120);
   return `${base || 'media'}.${ext}`;
 }

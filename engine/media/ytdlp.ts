@@ -25,6 +25,8 @@ export interface YtFormat {
   filesize?: number | null;
   filesize_approx?: number | null;
   container?: string | null;
+  /** The extractor's ranking among formats; higher is better, absent is 0. */
+  preference?: number | null;
 }
 
 export interface YtInfo extends Partial<YtFormat> {
