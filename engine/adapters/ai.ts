@@ -1,70 +1,163 @@
-import { upstreamError } from '../errors.js';
+import { invalidParameter, unavailable } from '../errors.js';
 import { fillTemplate } from '../mapping.js';
-import type { AdapterKind } from './types.js';
+import { openDatabase } from '../storage/database.js';
+import { ConversationMemory, type ChatMessage } from '../ai/memory.js';
+import { complete, generateImage, streamChat, type ContentPart, type Message } from '../ai/openai-api.js';
+import { modelRegistry, resolveModel, type ModelKind, type Resolution } from '../ai/registry.js';
+import type { AdapterKind, AdapterSetup } from './types.js';
 
 /**
- * Chat through any OpenAI-compatible `/v1/chat/completions` server (OpenAI, OpenRouter,
- * Groq, Ollama, llama.cpp…): the upstream says where, the manifest says which model,
- * system prompt and param carry the question; `result` is the answer text.
+ * AI through any OpenAI-compatible server. Models are named by alias and resolved with
+ * engine/ai/models.yaml to the first configured provider that has them (or, with
+ * `upstream`, pinned to one provider, where a non-alias passes through as a model id).
+ *
+ * Tasks: `chat` (default) answers with the reply text, or streams it as server-sent
+ * events when the endpoint is `streamable` and the client sends stream=true; it can add
+ * an image URL for vision models (checked by the SSRF guard first) and remember a
+ * `session`'s previous turns. `image` generates a picture with the images API and
+ * answers with its URL. `models` lists the registry with what is reachable here.
  */
 interface AiConfig {
-  upstream: string;
-  /** Model name; may be a template such as ${env.OPENAI_MODEL}. */
-  model: string;
-  /** Fallback when the model template resolves to nothing. */
+  task?: 'chat' | 'image' | 'models';
+  /** Pin every call to this upstream. */
+  upstream?: string;
+  /** Model alias or id; may be a template such as ${env.OPENAI_MODEL}. */
+  model?: string;
+  /** Used when `model` resolves to nothing. */
   defaultModel?: string;
+  /** Param a client may use to pick another alias from the registry. */
+  modelParam?: string;
+  /** System prompt template (${params.x}). */
   system?: string;
-  /** Param holding the user's message. */
-  prompt: string;
+  /** Param holding the user's text (chat) or the picture's description (image). */
+  prompt?: string;
+  /** User message template (${params.x}); default: the prompt param as is. */
+  template?: string;
+  /** Param holding an image URL to show the model (vision). */
+  image?: string;
+  /** Param holding a conversation id; its last turns are sent along and the new one is kept. */
+  session?: string;
   temperature?: number;
   maxTokens?: number;
+  /** Image size for the images API, e.g. 1024x1024. */
+  size?: string;
 }
 
-interface ChatCompletion {
-  choices?: { message?: { content?: string | null } }[];
+const configSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    task: { enum: ['chat', 'image', 'models'] },
+    upstream: { type: 'string' },
+    model: { type: 'string' },
+    defaultModel: { type: 'string' },
+    modelParam: { type: 'string' },
+    system: { type: 'string' },
+    prompt: { type: 'string' },
+    template: { type: 'string' },
+    image: { type: 'string' },
+    session: { type: 'string' },
+    temperature: { type: 'number', minimum: 0, maximum: 2 },
+    maxTokens: { type: 'integer', minimum: 1 },
+    size: { type: 'string', pattern: '^(\\d+x\\d+|auto)$' },
+  },
+  if: { properties: { task: { const: 'models' } }, required: ['task'] },
+  else: { required: ['model', 'prompt'] },
+};
+
+const kindOf = (config: AiConfig): ModelKind => (config.task === 'image' ? 'images' : 'models');
+
+function configuredModel(config: AiConfig, setup: AdapterSetup): string {
+  return String(fillTemplate(config.model ?? '', { params: {}, env: setup.config.env }) || config.defaultModel || '');
+}
+
+function defaultRoute(config: AiConfig, setup: AdapterSetup): Resolution {
+  return resolveModel(modelRegistry(), kindOf(config), configuredModel(config, setup), setup.upstreams, config.upstream);
+}
+
+/** One memory per data directory, opened on first use so endpoints without sessions never touch the database. */
+const memories = new Map<string, ConversationMemory>();
+function memoryFor(dataDir: string): ConversationMemory {
+  let memory = memories.get(dataDir);
+  if (!memory) memories.set(dataDir, (memory = new ConversationMemory(openDatabase(dataDir))));
+  return memory;
+}
+
+function listModels(setup: AdapterSetup) {
+  const registry = modelRegistry();
+  return (['models', 'images'] as const).flatMap((kind) =>
+    Object.entries(registry[kind]).map(([alias, ids]) => {
+      const resolution = resolveModel(registry, kind, alias, setup.upstreams);
+      return {
+        model: alias,
+        type: kind === 'images' ? 'image' : 'chat',
+        providers: Object.keys(ids),
+        available: 'route' in resolution,
+        provider: 'route' in resolution ? resolution.route.upstream : null,
+      };
+    }),
+  );
 }
 
 export const ai: AdapterKind<AiConfig> = {
   kind: 'ai',
-  configSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['upstream', 'model', 'prompt'],
-    properties: {
-      upstream: { type: 'string' },
-      model: { type: 'string' },
-      defaultModel: { type: 'string' },
-      system: { type: 'string' },
-      prompt: { type: 'string' },
-      temperature: { type: 'number', minimum: 0, maximum: 2 },
-      maxTokens: { type: 'integer', minimum: 1 },
-    },
-  },
+  configSchema,
   unavailable(config, setup) {
-    if (!setup.upstreams.has(config.upstream)) return `unknown upstream ${config.upstream}`;
-    return setup.upstreams.get(config.upstream).missing;
+    if (config.task === 'models') return undefined;
+    const resolution = defaultRoute(config, setup);
+    if ('unknown' in resolution) return `model ${configuredModel(config, setup)} is not in the model registry`;
+    return 'missing' in resolution ? resolution.missing : undefined;
   },
   create(config, setup) {
-    const upstream = setup.upstreams.get(config.upstream);
-    const model = String(fillTemplate(config.model, { params: {}, env: setup.config.env }) || config.defaultModel || '');
+    if (config.task === 'models') return async () => ({ type: 'json', result: listModels(setup) });
+    const fixed = defaultRoute(config, setup);
+    const deps = { http: setup.http, upstreams: setup.upstreams };
+    const timeoutMs = setup.endpoint.limits.timeoutMs;
+    const scopeId = setup.endpoint.id;
+
+    const routeFor = (params: Record<string, unknown>) => {
+      const asked = config.modelParam ? params[config.modelParam] : undefined;
+      const resolution = asked ? resolveModel(modelRegistry(), kindOf(config), String(asked), setup.upstreams) : fixed;
+      if ('unknown' in resolution) throw invalidParameter(config.modelParam!, 'unknown model (GET /api/ai/models lists them)');
+      if ('missing' in resolution) throw unavailable(resolution.missing);
+      return resolution.route;
+    };
+
     return async ({ params, signal }) => {
-      const messages = [
-        ...(config.system ? [{ role: 'system', content: config.system }] : []),
-        { role: 'user', content: String(params[config.prompt]) },
+      const route = routeFor(params);
+      const scope = { params, env: setup.config.env };
+      const text = config.template ? String(fillTemplate(config.template, scope)) : String(params[config.prompt!]);
+
+      if (config.task === 'image') {
+        const image = await generateImage(deps, { route, prompt: text, size: config.size, timeoutMs, signal });
+        const url = image.url ?? (await setup.files.put(image.png!, { ext: 'png' })).url;
+        return { type: 'json', result: url };
+      }
+
+      const imageUrl = config.image ? params[config.image] : undefined;
+      if (typeof imageUrl === 'string') await setup.http.guard.checkUrl(imageUrl, config.image);
+      const content: string | ContentPart[] =
+        typeof imageUrl === 'string' ? [{ type: 'text', text }, { type: 'image_url', image_url: { url: imageUrl } }] : text;
+
+      const session = config.session ? (params[config.session] as string | undefined) : undefined;
+      const history: ChatMessage[] = session ? memoryFor(setup.config.dataDir).recall(scopeId, session) : [];
+      const messages: Message[] = [
+        ...(config.system ? [{ role: 'system' as const, content: String(fillTemplate(config.system, scope)) }] : []),
+        ...history,
+        { role: 'user', content },
       ];
-      const data = await setup.http.upstreamJson<ChatCompletion>({
-        upstream: config.upstream,
-        method: 'POST',
-        url: `${upstream.baseUrl}/chat/completions`,
-        headers: upstream.headers,
-        searchParams: upstream.query,
-        json: { model, messages, temperature: config.temperature, max_tokens: config.maxTokens, stream: false },
-        timeoutMs: setup.endpoint.limits.timeoutMs,
-        signal,
-      });
-      const answer = data?.choices?.[0]?.message?.content;
-      if (typeof answer !== 'string') throw upstreamError(config.upstream, 'no message content in the completion');
-      return { type: 'json', result: answer.trim() };
+      const remember = (answer: string) => {
+        if (session && answer) memoryFor(setup.config.dataDir).remember(scopeId, session, [{ role: 'user', content: text }, { role: 'assistant', content: answer }]);
+      };
+      const request = { route, messages, temperature: config.temperature, maxTokens: config.maxTokens, timeoutMs, signal };
+
+      if (params.stream) {
+        const body = await streamChat(deps, request, remember);
+        return { type: 'binary', body, contentType: 'text/event-stream; charset=utf-8', headers: { 'X-Accel-Buffering': 'no' } };
+      }
+      const answer = await complete(deps, request);
+      remember(answer);
+      return { type: 'json', result: answer };
     };
   },
 };

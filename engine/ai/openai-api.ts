@@ -1,0 +1,169 @@
+import { PassThrough, type Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import { createParser } from 'eventsource-parser';
+import { ApiError, upstreamError } from '../errors.js';
+import type { HttpClient } from '../http/client.js';
+import type { UpstreamRegistry } from '../upstreams.js';
+import type { Route } from './registry.js';
+
+/**
+ * Calls in the OpenAI API format, which every provider in models.yaml speaks:
+ * chat completions (whole answer, or streamed as server-sent events) and image
+ * generation. Errors come from the shared HTTP client: an upstream error status is
+ * 502, no answer within the budget 504.
+ */
+export type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+export interface Message {
+  role: 'system' | 'user' | 'assistant';
+  content: string | ContentPart[];
+}
+
+export interface ChatRequest {
+  route: Route;
+  messages: Message[];
+  temperature?: number;
+  maxTokens?: number;
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+
+export interface ApiDeps {
+  http: HttpClient;
+  upstreams: UpstreamRegistry;
+}
+
+interface Completion {
+  choices?: { message?: { content?: string | null } }[];
+}
+interface Chunk {
+  choices?: { delta?: { content?: string | null } }[] | null;
+  error?: { message?: string };
+}
+interface Images {
+  data?: { url?: string; b64_json?: string }[];
+}
+
+/** Reasoning models reject temperature and max_tokens; they take max_completion_tokens. */
+function chatBody(request: ChatRequest, stream: boolean) {
+  const { route } = request;
+  return {
+    model: route.model,
+    messages: request.messages,
+    stream,
+    ...(route.reasoning
+      ? { max_completion_tokens: request.maxTokens }
+      : { temperature: request.temperature, max_tokens: request.maxTokens }),
+  };
+}
+
+function post(deps: ApiDeps, route: Route, path: string, json: unknown, timeoutMs: number, signal: AbortSignal) {
+  const upstream = deps.upstreams.get(route.upstream);
+  return {
+    upstream: route.upstream,
+    method: 'POST' as const,
+    url: upstream.baseUrl + path,
+    headers: upstream.headers,
+    searchParams: upstream.query,
+    json,
+    timeoutMs: Math.min(timeoutMs, upstream.spec.timeoutMs ?? Infinity),
+    signal,
+  };
+}
+
+/** Some reasoning models (DeepSeek R1 distills) put their chain of thought first, in <think> tags. */
+const withoutThinking = (text: string) => text.replace(/^\s*<think>[\s\S]*?<\/think>\s*/, '');
+
+export async function complete(deps: ApiDeps, request: ChatRequest): Promise<string> {
+  const data = await deps.http.upstreamJson<Completion>(
+    post(deps, request.route, '/chat/completions', chatBody(request, false), request.timeoutMs, request.signal),
+  );
+  const answer = data?.choices?.[0]?.message?.content;
+  if (typeof answer !== 'string') throw upstreamError(request.route.upstream, 'no message content in the completion');
+  return withoutThinking(answer).trim();
+}
+
+const event = (data: unknown, name?: string) => `${name ? `event: ${name}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
+
+/**
+ * Stream a chat completion to the client as server-sent events: `data: {"content": "…"}`
+ * per fragment, then `event: done` with `{"result": full text}`, or `event: error` with
+ * `{"error", "message"}` when the upstream fails after the first byte (before it, the
+ * call throws and the client gets the usual JSON envelope). `onDone` receives the
+ * full answer once it is complete.
+ */
+export async function streamChat(deps: ApiDeps, request: ChatRequest, onDone: (answer: string) => void): Promise<Readable> {
+  const upstream = await deps.http.upstreamStream({
+    ...post(deps, request.route, '/chat/completions', chatBody(request, true), request.timeoutMs, request.signal),
+    headers: { ...deps.upstreams.get(request.route.upstream).headers, accept: 'text/event-stream' },
+  });
+  const out = new PassThrough();
+  const decoder = new StringDecoder('utf8');
+  let answer = '';
+  let ended = false;
+  const end = (last: string) => {
+    if (ended) return;
+    ended = true;
+    upstream.body.destroy();
+    out.end(last);
+  };
+  const fail = (error: unknown) => {
+    const known = error instanceof ApiError ? error : upstreamError(request.route.upstream, 'stream interrupted');
+    end(event({ error: known.code, message: known.message }, 'error'));
+  };
+  const parser = createParser({
+    onEvent({ data }) {
+      if (ended) return;
+      if (data === '[DONE]') {
+        onDone(answer);
+        end(event({ result: answer }, 'done'));
+        return;
+      }
+      let chunk: Chunk;
+      try {
+        chunk = JSON.parse(data) as Chunk;
+      } catch {
+        fail(upstreamError(request.route.upstream, 'a stream event is not JSON'));
+        return;
+      }
+      if (chunk.error) {
+        fail(upstreamError(request.route.upstream, 'error event in the stream'));
+        return;
+      }
+      const content = chunk.choices?.[0]?.delta?.content;
+      if (typeof content === 'string' && content) {
+        answer += content;
+        out.write(event({ content }));
+      }
+    },
+  });
+  upstream.body.on('data', (bytes: Buffer) => parser.feed(decoder.write(bytes)));
+  upstream.body.on('end', () => {
+    parser.feed(decoder.end());
+    // Some servers close without [DONE]; what arrived is the answer.
+    if (!ended) {
+      onDone(answer);
+      end(event({ result: answer }, 'done'));
+    }
+  });
+  upstream.body.on('error', fail);
+  out.on('close', () => upstream.body.destroy());
+  return out;
+}
+
+export interface GeneratedImage {
+  url?: string;
+  png?: Buffer;
+}
+
+/** OpenAI images API: a URL (dall-e, most providers) or base64 PNG bytes (GPT image models). */
+export async function generateImage(
+  deps: ApiDeps,
+  request: { route: Route; prompt: string; size?: string; timeoutMs: number; signal: AbortSignal },
+): Promise<GeneratedImage> {
+  const json = { model: request.route.model, prompt: request.prompt, n: 1, size: request.size };
+  const data = await deps.http.upstreamJson<Images>(post(deps, request.route, '/images/generations', json, request.timeoutMs, request.signal));
+  const first = data?.data?.[0];
+  if (typeof first?.url === 'string' && /^https?:\/\//.test(first.url)) return { url: first.url };
+  if (typeof first?.b64_json === 'string' && first.b64_json) return { png: Buffer.from(first.b64_json, 'base64') };
+  throw upstreamError(request.route.upstream, 'no image in the answer');
+}

@@ -1,0 +1,107 @@
+import fs from 'node:fs';
+import YAML from 'yaml';
+import { Ajv } from 'ajv';
+import type { UpstreamRegistry } from '../upstreams.js';
+
+/**
+ * The AI model registry (engine/ai/models.yaml): which providers exist, which upstream
+ * each one is, and what every model alias is called at each provider. Resolving an
+ * alias picks the first provider, in the alias's order of preference, whose upstream
+ * is configured in this environment.
+ */
+export interface ModelRegistry {
+  providers: Record<string, { upstream: string; about: string }>;
+  /** Chat model alias -> provider -> provider's model id (insertion order = preference). */
+  models: Record<string, Record<string, string>>;
+  images: Record<string, Record<string, string>>;
+  reasoning: string[];
+}
+
+export type ModelKind = 'models' | 'images';
+
+/** Where one call goes. */
+export interface Route {
+  upstream: string;
+  /** The provider's own model id. */
+  model: string;
+  /** The alias asked for (or the raw id when it is not an alias). */
+  alias: string;
+  reasoning: boolean;
+}
+
+const idMap = { type: 'object', minProperties: 1, additionalProperties: { type: 'string', minLength: 1 } };
+const schema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['providers', 'models', 'images', 'reasoning'],
+  properties: {
+    providers: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object', additionalProperties: false, required: ['upstream', 'about'],
+        properties: { upstream: { type: 'string' }, about: { type: 'string' } },
+      },
+    },
+    models: { type: 'object', additionalProperties: idMap },
+    images: { type: 'object', additionalProperties: idMap },
+    reasoning: { type: 'array', items: { type: 'string' } },
+  },
+};
+
+export const MODELS_FILE = new URL('./models.yaml', import.meta.url);
+
+let loaded: ModelRegistry | undefined;
+
+/** The registry, read and checked once per process. */
+export function modelRegistry(): ModelRegistry {
+  if (!loaded) loaded = parseRegistry(fs.readFileSync(MODELS_FILE, 'utf8'));
+  return loaded;
+}
+
+export function parseRegistry(text: string): ModelRegistry {
+  const data = YAML.parse(text);
+  const validate = new Ajv({ allErrors: true }).compile<ModelRegistry>(schema);
+  if (!validate(data)) throw new Error(`models.yaml: ${validate.errors!.map((e) => `${e.instancePath} ${e.message}`).join('; ')}`);
+  for (const kind of ['models', 'images'] as const) {
+    for (const [alias, ids] of Object.entries(data[kind])) {
+      for (const provider of Object.keys(ids)) {
+        if (!data.providers[provider]) throw new Error(`models.yaml: ${kind}.${alias} names unknown provider ${provider}`);
+      }
+    }
+  }
+  return data;
+}
+
+/** A route for `name`, or why there is none. */
+export type Resolution = { route: Route } | { unknown: true } | { missing: string };
+
+/**
+ * Resolve a model alias. With `pinned`, only that upstream is used and a name that is
+ * not an alias for it passes through as the provider's own model id (OPENAI_MODEL may
+ * name any model the server at OPENAI_BASE_URL has).
+ */
+export function resolveModel(
+  registry: ModelRegistry,
+  kind: ModelKind,
+  name: string,
+  upstreams: UpstreamRegistry,
+  pinned?: string,
+): Resolution {
+  const ids = registry[kind][name];
+  const reasoning = registry.reasoning.includes(name);
+  if (pinned) {
+    const provider = Object.keys(ids ?? {}).find((p) => registry.providers[p].upstream === pinned);
+    const missing = upstreams.has(pinned) ? upstreams.get(pinned).missing : `unknown upstream ${pinned}`;
+    if (missing) return { missing: `${pinned}: ${missing}` };
+    return { route: { upstream: pinned, model: provider ? ids[provider] : name, alias: name, reasoning } };
+  }
+  if (!ids) return { unknown: true };
+  const wanted: string[] = [];
+  for (const [provider, model] of Object.entries(ids)) {
+    const upstream = registry.providers[provider].upstream;
+    const missing = upstreams.has(upstream) ? upstreams.get(upstream).missing : `unknown upstream ${upstream}`;
+    if (!missing) return { route: { upstream, model, alias: name, reasoning } };
+    wanted.push(`${registry.providers[provider].about} (${missing})`);
+  }
+  return { missing: `no provider configured for ${name}; it can run on ${wanted.join(' or ')}` };
+}

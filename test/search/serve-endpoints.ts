@@ -1,0 +1,36 @@
+import path from 'node:path';
+import { ENDPOINTS_DIR } from '../../engine/app.js';
+import { loadEndpoints } from '../../engine/manifest/load.js';
+import { loadUpstreamSpecs } from '../../engine/upstreams.js';
+import type { Endpoint } from '../../engine/manifest/types.js';
+import { serve, TEST_KEY } from '../support/serve.js';
+
+/**
+ * Boot an engine serving only some manifest endpoints (by path), optionally with a
+ * shorter timeout, for tests that need an upstream to misbehave in ways the manifest
+ * examples cannot express (slow answers, broken streams, several calls in a row).
+ */
+let loaded: Endpoint[] | undefined;
+const upstreamSpecs = loadUpstreamSpecs(path.join(ENDPOINTS_DIR, 'upstreams'));
+
+export interface Served {
+  url: string;
+  get(route: string, params?: Record<string, string>): Promise<Response>;
+}
+
+export async function serveEndpoints(
+  t: { teardown(fn: () => unknown): void },
+  options: { paths: string[]; env: Record<string, string>; timeoutMs?: number },
+): Promise<Served> {
+  loaded ??= loadEndpoints(ENDPOINTS_DIR);
+  const endpoints = loaded
+    .filter((e) => options.paths.includes(e.path))
+    .map((e) => (options.timeoutMs ? { ...e, limits: { ...e.limits, timeoutMs: options.timeoutMs } } : e));
+  const served = await serve(options.env, { endpoints, upstreamSpecs });
+  t.teardown(() => served.close());
+  return {
+    url: served.url,
+    get: (route, params = {}) =>
+      fetch(`${served.url}${route}?${new URLSearchParams(params)}`, { headers: { 'x-api-key': TEST_KEY } }),
+  };
+}
