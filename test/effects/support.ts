@@ -1,23 +1,8 @@
 import { deflateSync } from 'node:zlib';
-import { createCanvas } from '@napi-rs/canvas';
+import { samplePhoto } from '../../engine/effects/sample-photo.js';
 
-/** A small synthetic photo (gradient, sun, ground) for photo templates, as PNG bytes. */
-export function testPhoto(width = 96, height = 64): Buffer {
-  const c = createCanvas(width, height);
-  const g = c.getContext('2d');
-  const sky = g.createLinearGradient(0, 0, width, height);
-  sky.addColorStop(0, '#3a7bd5');
-  sky.addColorStop(1, '#f2994a');
-  g.fillStyle = sky;
-  g.fillRect(0, 0, width, height);
-  g.fillStyle = '#ffe14d';
-  g.beginPath();
-  g.arc(width / 3, height / 2.5, height / 5, 0, Math.PI * 2);
-  g.fill();
-  g.fillStyle = '#2d6a4f';
-  g.fillRect(0, height * 0.7, width, height * 0.3);
-  return c.toBuffer('image/png');
-}
+/** The synthetic photo tests feed to photo templates. */
+export const testPhoto = samplePhoto;
 
 /** A valid PNG of width×height 1-bit grey pixels, tiny on disk: a decompression bomb for pixel-limit tests. */
 export function bombPng(width: number, height: number): Buffer {

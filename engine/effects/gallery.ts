@@ -1,0 +1,60 @@
+import type Router from '@koa/router';
+import type { Config } from '../config.js';
+import { notFound } from '../errors.js';
+import { makeAsset, sendAsset, type Asset } from '../discovery/asset.js';
+import { galleryPage, GALLERY_SCRIPT } from './gallery-page.js';
+import { loadTemplates, TEMPLATES_DIR } from './templates.js';
+import { renderCache, renderPool } from './shared.js';
+import { samplePhoto } from './sample-photo.js';
+import type { Template } from './template-types.js';
+
+/** Width of gallery previews. */
+const PREVIEW_WIDTH = 320;
+const PREVIEW_TEXT = { text: 'Manifold', text1: 'Manifold', text2: 'Effects' };
+
+/** One gallery card: what the page shows and the request a client would send. */
+export interface GalleryEntry { slug: string; name: string; family: string; description: string; tags: string[]; path: string; example: string; preview: string }
+
+export function galleryEntries(templates: Template[], baseUrl: string): GalleryEntry[] {
+  return templates.map((t) => {
+    const path = `/api/${t.site}/${t.slug}`;
+    const query = t.input === 'text2' ? 'text1=Manifold&text2=Effects' : t.input === 'image' ? 'url=https://example.com/photo.jpg' : t.input === 'image-text' ? 'url=https://example.com/photo.jpg&text=Manifold' : 'text=Manifold';
+    return {
+      slug: t.slug, name: t.name, family: t.family, description: t.description, tags: t.tags ?? [], path,
+      example: `curl "${baseUrl}${path}?apikey=YOUR_KEY&${query}"`,
+      preview: `/gallery/preview/${encodeURIComponent(t.slug)}.webp`,
+    };
+  });
+}
+
+/**
+ * GET /gallery (no key): every effect template with its preview, a search box and
+ * a copyable example request. Previews are rendered on first request through the
+ * shared pool and cache, then served with a day-long cache lifetime.
+ */
+export function registerGalleryRoutes(router: Router, deps: { config: Config; templatesDir?: string }): void {
+  const registry = loadTemplates(deps.templatesDir ?? TEMPLATES_DIR);
+  let page: Asset | undefined;
+  const script = makeAsset('application/javascript; charset=utf-8', Buffer.from(GALLERY_SCRIPT));
+  const photo = samplePhoto(480, 320);
+  const csp = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; script-src 'self'; connect-src 'none'; base-uri 'none'; form-action 'none'";
+
+  router.get(['/gallery', '/gallery/'], (ctx) => {
+    page ??= makeAsset('text/html; charset=utf-8', Buffer.from(galleryPage(galleryEntries([...registry.values()].map((l) => l.template), deps.config.publicBaseUrl))));
+    ctx.set('Content-Security-Policy', csp);
+    sendAsset(ctx, page, 'no-cache');
+  });
+  router.get('/gallery/gallery.js', (ctx) => sendAsset(ctx, script, 'public, max-age=3600'));
+  router.get('/gallery/preview/:file', async (ctx) => {
+    const slug = String(ctx.params.file).replace(/\.webp$/, '');
+    const loaded = registry.get(slug);
+    if (!loaded) throw notFound('No such effect template');
+    const { template, hash } = loaded;
+    const params = { ...PREVIEW_TEXT, size: PREVIEW_WIDTH, format: 'webp' as const };
+    const preview = await renderCache().get(`preview\0${slug}\0${hash}`, () =>
+      renderPool().render({ template, params, photo: template.input.startsWith('image') ? photo : undefined }));
+    ctx.set('Cache-Control', 'public, max-age=86400');
+    ctx.type = preview.contentType;
+    ctx.body = preview.data;
+  });
+}
