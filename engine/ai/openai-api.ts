@@ -1,7 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createParser } from 'eventsource-parser';
-import { ApiError, upstreamError } from '../errors.js';
+import { ApiError, upstreamError, upstreamTimeout } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { UpstreamRegistry } from '../upstreams.js';
 import type { Route } from './registry.js';
@@ -88,7 +88,8 @@ const event = (data: unknown, name?: string) => `${name ? `event: ${name}\n` : '
  * Stream a chat completion to the client as server-sent events: `data: {"content": "…"}`
  * per fragment, then `event: done` with `{"result": full text}`, or `event: error` with
  * `{"error", "message"}` when the upstream fails after the first byte (before it, the
- * call throws and the client gets the usual JSON envelope). `onDone` receives the
+ * call throws and the client gets the usual JSON envelope). A stream that stays silent
+ * for `timeoutMs` ends with an `upstream_timeout` error event. `onDone` receives the
  * full answer once it is complete.
  */
 export async function streamChat(deps: ApiDeps, request: ChatRequest, onDone: (answer: string) => void): Promise<Readable> {
@@ -100,9 +101,11 @@ export async function streamChat(deps: ApiDeps, request: ChatRequest, onDone: (a
   const decoder = new StringDecoder('utf8');
   let answer = '';
   let ended = false;
+  let idle: NodeJS.Timeout | undefined;
   const end = (last: string) => {
     if (ended) return;
     ended = true;
+    clearTimeout(idle);
     upstream.body.destroy();
     out.end(last);
   };
@@ -136,7 +139,13 @@ export async function streamChat(deps: ApiDeps, request: ChatRequest, onDone: (a
       }
     },
   });
-  upstream.body.on('data', (bytes: Buffer) => parser.feed(decoder.write(bytes)));
+  // The shared client's deadline covers the wait for the response headers only.
+  const silence = () => fail(upstreamTimeout(request.route.upstream, request.timeoutMs));
+  idle = setTimeout(silence, request.timeoutMs);
+  upstream.body.on('data', (bytes: Buffer) => {
+    idle?.refresh();
+    parser.feed(decoder.write(bytes));
+  });
   upstream.body.on('end', () => {
     parser.feed(decoder.end());
     // Some servers close without [DONE]; what arrived is the answer.
@@ -146,7 +155,10 @@ export async function streamChat(deps: ApiDeps, request: ChatRequest, onDone: (a
     }
   });
   upstream.body.on('error', fail);
-  out.on('close', () => upstream.body.destroy());
+  out.on('close', () => {
+    clearTimeout(idle);
+    upstream.body.destroy();
+  });
   return out;
 }
 

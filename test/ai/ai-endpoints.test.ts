@@ -59,6 +59,17 @@ t.test('an error event in the middle of a stream reaches the client as an error 
   t.equal(got.at(-1)!.data.error, 'upstream_error');
 });
 
+t.test('a stream that goes silent ends with a timeout error event', async (t) => {
+  const upstream = await fakeOpenAi(t, (_body, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write(chunk({ content: 'Part' }));
+  });
+  const api = await serveEndpoints(t, { paths: PATHS, env: { OPENAI_BASE_URL: upstream.baseUrl }, timeoutMs: 300 });
+  const got = events(await (await api.get('/api/ai/ai', { q: 'hi', stream: 'true' })).text());
+  t.same(got[0].data, { content: 'Part' });
+  t.match(got.at(-1), { event: 'error', data: { error: 'upstream_timeout' } });
+});
+
 t.test('an upstream refusing the stream is a JSON 502 before any byte', async (t) => {
   const upstream = await fakeOpenAi(t, (_body, res) => {
     res.writeHead(429, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Rate limit', type: 'requests', code: 'rate_limit_exceeded' } }));
