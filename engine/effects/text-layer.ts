@@ -25,7 +25,7 @@ interface Layout {
 const REF = 100;
 const rad = (deg: number) => (deg * Math.PI) / 180;
 
-function layout(g: Ctx, layer: TextLayer, text: string, box: Rect): Layout {
+function layoutLine(g: Ctx, layer: TextLayer, text: string, box: Rect): Layout {
   g.font = fontCss(layer.font, REF);
   const spacing = (layer.letterSpacing ?? 0) * REF;
   const chars = [...text];
@@ -68,23 +68,63 @@ function layout(g: Ctx, layer: TextLayer, text: string, box: Rect): Layout {
   return { text, size, glyphs, width: width * k, baseline, bounds: { x: -w / 2, y: -h / 2, w, h } };
 }
 
-function trace(g: Ctx, l: Layout, op: 'fill' | 'stroke', dx = 0, dy = 0): void {
-  if (!l.glyphs) {
-    g.textAlign = 'center';
-    if (op === 'fill') g.fillText(l.text, dx, l.baseline + dy); else g.strokeText(l.text, dx, l.baseline + dy);
-    return;
+/** Lines of one text layer, all at one size, stacked around the origin. */
+interface Block { lines: { layout: Layout; dy: number }[]; size: number; bounds: Rect }
+
+/** Splits words into n lines of about equal length. */
+function balance(words: string[], n: number): string[] {
+  const target = words.join(' ').length / n;
+  const lines: string[] = [];
+  let current: string[] = [];
+  for (const [i, word] of words.entries()) {
+    const left = words.length - i;
+    if (current.length && lines.length < n - 1 && (current.join(' ').length + word.length / 2 > target || left < n - lines.length)) {
+      lines.push(current.join(' '));
+      current = [];
+    }
+    current.push(word);
   }
+  lines.push(current.join(' '));
+  return lines;
+}
+
+/**
+ * Fits the text in its box on one line, or on two or three balanced lines when
+ * that makes it clearly larger (a long name would otherwise shrink to a thread).
+ * Curved text stays on one line.
+ */
+function layout(g: Ctx, layer: TextLayer, text: string, box: Rect): Block {
+  const single = layoutLine(g, layer, text, box);
+  let best: Block = { lines: [{ layout: single, dy: 0 }], size: single.size, bounds: single.bounds };
+  const words = text.split(' ');
+  if (layer.curve) return best;
+  for (const n of [2, 3]) {
+    if (words.length < n) break;
+    const parts = balance(words, n);
+    const size = Math.min(...parts.map((part) => layoutLine(g, layer, part, { ...box, h: box.h / n }).size));
+    if (size <= best.size * 1.15) continue;
+    const lines = parts.map((part) => layoutLine(g, { ...layer, maxSize: size }, part, box));
+    const pitch = Math.min(box.h / n, size * 1.2);
+    const w = Math.max(...lines.map((l) => l.bounds.w)), h = pitch * (n - 1) + Math.max(...lines.map((l) => l.bounds.h));
+    best = { lines: lines.map((l, i) => ({ layout: l, dy: (i - (n - 1) / 2) * pitch })), size, bounds: { x: -w / 2, y: -h / 2, w, h } };
+  }
+  return best;
+}
+
+function trace(g: Ctx, block: Block, op: 'fill' | 'stroke', dx = 0, dy = 0): void {
   g.textAlign = 'center';
-  for (const gl of l.glyphs) {
-    if (gl.angle === 0) {
-      if (op === 'fill') g.fillText(gl.ch, gl.x + dx, gl.y + dy); else g.strokeText(gl.ch, gl.x + dx, gl.y + dy);
+  for (const { layout: l, dy: ly } of block.lines) {
+    if (!l.glyphs) {
+      if (op === 'fill') g.fillText(l.text, dx, l.baseline + dy + ly); else g.strokeText(l.text, dx, l.baseline + dy + ly);
       continue;
     }
-    g.save();
-    g.translate(gl.x + dx, gl.y + dy);
-    g.rotate(gl.angle);
-    if (op === 'fill') g.fillText(gl.ch, 0, 0); else g.strokeText(gl.ch, 0, 0);
-    g.restore();
+    for (const gl of l.glyphs) {
+      g.save();
+      g.translate(gl.x + dx, gl.y + dy + ly);
+      if (gl.angle) g.rotate(gl.angle);
+      if (op === 'fill') g.fillText(gl.ch, 0, 0); else g.strokeText(gl.ch, 0, 0);
+      g.restore();
+    }
   }
 }
 

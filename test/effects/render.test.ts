@@ -85,3 +85,20 @@ t.test('photo templates draw the photo; an unreadable photo is reported as such'
   t.not(at(200, 100).slice(0, 3).join(), '0,0,0', 'inside the box shows the photo');
   await t.rejects(renderTemplate(photoTemplate, {}, Buffer.from('not an image')), new RegExp(`^${PHOTO_UNREADABLE}`));
 });
+
+t.test('a long text wraps onto up to three lines instead of shrinking to a thread', async (t) => {
+  const inkRows = async (buf: Buffer) => {
+    const { data, info } = await pixels(buf);
+    const rows: number[] = [];
+    for (let y = 0; y < info.height; y++) {
+      for (let x = 0; x < info.width; x++) if (data[(y * info.width + x) * 4] > 40) { rows.push(y); break; }
+    }
+    return rows;
+  };
+  const long = 'a long sentence that clients send to effects';
+  const wrapped = await inkRows((await renderTemplate(base(), { text: long })).data);
+  const curved = await inkRows((await renderTemplate(base({ curve: 1 }), { text: long })).data);
+  t.ok(wrapped.length > curved.length * 2, `wrapped text covers more rows (${wrapped.length}) than the one-line curved text (${curved.length})`);
+  const ink = await inkColumns((await renderTemplate(base({ box: { x: 0.5, y: 0.5, w: 0.5, h: 0.5 } }), { text: long })).data);
+  t.ok(ink.first >= 98 && ink.last <= 302, 'and stays inside its box');
+});
