@@ -28,7 +28,8 @@ export interface ConversionJob {
   choice: Choice;
   target: Target;
   signal: AbortSignal;
-  proxy?: string;
+  /** The egress proxy for this job's yt-dlp runs, and what it refused. */
+  proxy?: { url: string; refusal(): string | undefined };
 }
 
 export interface Conversion {
@@ -60,12 +61,12 @@ function meter(maxBytes: number, tooBig: () => Error, onFirst: () => void): Tran
 export const tooLong = (max: number) => invalidParameter('url', `the media is longer than the limit of ${max} s`);
 
 /** The error worth reporting among several failures of one job (the cause, not the EPIPE it caused). */
-function mainError(errors: unknown[], signal: AbortSignal): unknown {
-  if (signal.aborted) return signal.reason;
+function mainError(errors: unknown[], job: ConversionJob): unknown {
+  if (job.signal.aborted) return job.signal.reason;
   const api = errors.find((e) => e instanceof ApiError);
   if (api) return api;
-  const fetcher = errors.find((e) => e instanceof ToolFailed && e.tool !== 'ffmpeg' && !/ffmpeg$/.test(e.tool));
-  if (fetcher) return ytdlpFailure(fetcher);
+  const fetcher = errors.find((e) => e instanceof ToolFailed && e.tool === job.settings.ytdlp);
+  if (fetcher) return ytdlpFailure(fetcher, job.proxy?.refusal());
   if (errors.some((e) => e instanceof ToolFailed)) return upstreamError('ffmpeg', 'the media could not be converted');
   return errors[0];
 }
@@ -105,7 +106,7 @@ export async function convert(job: ConversionJob, output: { file: string } | { s
   const killAll = () => tools.forEach((t) => t.kill());
   signal.addEventListener('abort', killAll, { once: true });
   const fetcher = (format: YtFormat) => {
-    const tool = startTool(settings.ytdlp, fetchArgs(job.infoFile, format.format_id, { proxy: job.proxy }), { signal });
+    const tool = startTool(settings.ytdlp, fetchArgs(job.infoFile, format.format_id, { proxy: job.proxy?.url }), { signal });
     tools.push(tool);
     return tool;
   };
@@ -128,7 +129,7 @@ export async function convert(job: ConversionJob, output: { file: string } | { s
   } catch (error) {
     killAll();
     signal.removeEventListener('abort', killAll);
-    throw mainError([error], signal);
+    throw mainError([error], job);
   }
 
   // 2. ffmpeg, with the spooled inputs as files and the others on fds 3, 4
@@ -183,7 +184,7 @@ export async function convert(job: ConversionJob, output: { file: string } | { s
         .finally(() => {
           if (--pending > 0) return;
           signal.removeEventListener('abort', killAll);
-          if (errors.length) reject(mainError(errors, signal));
+          if (errors.length) reject(mainError(errors, job));
           else resolve();
         });
     }

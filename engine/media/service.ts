@@ -10,6 +10,7 @@ import { convert, tooLong } from './convert.js';
 import { MediaFileCache, type CachedFile } from './file-cache.js';
 import { chooseFormats, knownSize, type Target } from './formats.js';
 import { JobSlots } from './job-slots.js';
+import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
 import { metaOf, safeFilename, type ItemMeta, type Produced } from './result-shapes.js';
 import { mediaSettings, type MediaSettings } from './settings.js';
 import { infoArgs, runInfo, writeInfoFile, type YtInfo } from './ytdlp.js';
@@ -38,8 +39,9 @@ export class MediaService {
   readonly cache: MediaFileCache;
   private readonly infos = new Map<string, { at: number; info: Promise<YtInfo> }>();
   private readonly tempDir: string;
+  private readonly proxy: Promise<EgressProxy>;
 
-  constructor(private readonly setup: Pick<AdapterSetup, 'config' | 'files'>) {
+  constructor(private readonly setup: Pick<AdapterSetup, 'config' | 'files' | 'http'>) {
     this.settings = mediaSettings(setup.config);
     this.slots = new JobSlots(this.settings.concurrency, this.settings.queue);
     this.cache = new MediaFileCache(
@@ -51,6 +53,14 @@ export class MediaService {
     );
     this.cache.startJanitor(Math.min(this.settings.fileTtlS * 500, 60_000));
     this.tempDir = setup.files.tempDir;
+    this.proxy = startEgressProxy(setup.http.guard);
+  }
+
+  /** Egress for one yt-dlp run: its `--proxy` URL and what the proxy refused it. */
+  private async egress(): Promise<{ url: string; refusal(): string | undefined }> {
+    const proxy = await this.proxy;
+    const run = crypto.randomUUID();
+    return { url: proxy.urlFor(run), refusal: () => proxy.takeRefusal(run) };
   }
 
   /** Link mode: the produced file (made now, or reused), with its metadata. */
@@ -62,7 +72,8 @@ export class MediaService {
         const { info, choice, dir, infoFile } = await this.prepare(url, spec, signal);
         try {
           const out = path.join(dir, `out.${spec.format}`);
-          const conversion = await convert({ settings: this.settings, dir, info, infoFile, choice, target: spec.target, signal }, { file: out });
+          const job = { settings: this.settings, dir, info, infoFile, choice, target: spec.target, signal, proxy: await this.egress() };
+          const conversion = await convert(job, { file: out });
           await conversion.done;
           const meta = metaOf(info);
           if (meta.duration === undefined && conversion.probedDuration) meta.duration = Math.round(conversion.probedDuration * 100) / 100;
@@ -86,7 +97,8 @@ export class MediaService {
     }
     return this.runJob(call.signal, async (signal, finished) => {
       const { info, choice, dir, infoFile } = await this.prepare(url, spec, signal);
-      const conversion = await convert({ settings: this.settings, dir, info, infoFile, choice, target: spec.target, signal }, { stream: true });
+      const job = { settings: this.settings, dir, info, infoFile, choice, target: spec.target, signal, proxy: await this.egress() };
+      const conversion = await convert(job, { stream: true });
       // the slot and the directory are held until the last process exits
       finished(conversion.done.finally(() => fs.promises.rm(dir, { recursive: true, force: true })));
       await conversion.firstByte;
@@ -121,7 +133,8 @@ export class MediaService {
     for (const [key, entry] of this.infos) if (now - entry.at > INFO_REUSE_MS) this.infos.delete(key);
     let entry = this.infos.get(url);
     if (!entry) {
-      entry = { at: now, info: runInfo(this.settings.ytdlp, infoArgs(url), signal) };
+      const info = this.egress().then((egress) => runInfo(this.settings.ytdlp, infoArgs(url, { proxy: egress.url }), signal, egress.refusal));
+      entry = { at: now, info };
       this.infos.set(url, entry);
       entry.info.catch(() => this.infos.delete(url)); // failures are not reused
     }
@@ -180,7 +193,7 @@ function produced(file: CachedFile): Produced {
 const services = new WeakMap<Config, MediaService>();
 
 /** The media service of the engine that `setup` belongs to (one per Config). */
-export function mediaService(setup: Pick<AdapterSetup, 'config' | 'files'>): MediaService {
+export function mediaService(setup: Pick<AdapterSetup, 'config' | 'files' | 'http'>): MediaService {
   let service = services.get(setup.config);
   if (!service) services.set(setup.config, (service = new MediaService(setup)));
   return service;

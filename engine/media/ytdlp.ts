@@ -53,7 +53,11 @@ export interface YtInfo extends Partial<YtFormat> {
   [other: string]: unknown;
 }
 
-const COMMON = ['--ignore-config', '--no-cache-dir', '--no-playlist', '--no-warnings', '--no-progress', '--socket-timeout', '20'];
+/**
+ * `--downloader native`: yt-dlp's own downloaders for every protocol, so all its
+ * traffic goes through `--proxy` (an external downloader such as ffmpeg would not).
+ */
+const COMMON = ['--ignore-config', '--no-cache-dir', '--no-playlist', '--no-warnings', '--no-progress', '--socket-timeout', '20', '--downloader', 'native'];
 
 const proxyArgs = (proxy?: string) => (proxy ? ['--proxy', proxy] : []);
 
@@ -95,7 +99,9 @@ export const fetchArgs = (infoFile: string, formatId: string, options: { proxy?:
 ];
 
 /** Map a yt-dlp failure to the error a client should see; stderr is summarised, never echoed. */
-export function ytdlpFailure(error: unknown, param = 'url'): Error {
+export function ytdlpFailure(error: unknown, refusal?: string): Error {
+  const param = 'url';
+  if (refusal) return unsupportedUrl(param, `the media leads to a refused address (${refusal})`);
   if (!(error instanceof ToolFailed)) return error instanceof Error ? error : new Error(String(error));
   const text = error.stderr;
   if (/Unsupported URL/i.test(text)) return unsupportedUrl(param, 'no media found at this URL');
@@ -107,14 +113,14 @@ export function ytdlpFailure(error: unknown, param = 'url'): Error {
   return upstreamError('the media site', 'extraction failed');
 }
 
-/** Run yt-dlp with `args` and parse its single JSON document. */
-export async function runInfo(bin: string, args: string[], signal: AbortSignal): Promise<YtInfo> {
+/** Run yt-dlp with `args` and parse its single JSON document; `refusal` says whether the egress proxy refused a connection. */
+export async function runInfo(bin: string, args: string[], signal: AbortSignal, refusal: () => string | undefined = () => undefined): Promise<YtInfo> {
   let out: string;
   try {
     out = await captureTool(bin, args, { signal, maxBytes: 32 * 1024 * 1024 });
   } catch (error) {
     if (signal.aborted) throw signal.reason;
-    throw ytdlpFailure(error);
+    throw ytdlpFailure(error, refusal());
   }
   try {
     return JSON.parse(out) as YtInfo;

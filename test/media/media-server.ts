@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 /**
  * Offline media for the tests: short clips made with ffmpeg's lavfi sources, served
  * by a local HTTP server (with single byte ranges, as yt-dlp and players ask for them).
- * `throttle` serves a file slowly, so a test can catch a job while it runs.
+ * `throttle` serves a file slowly, so a test can catch a job while it runs;
+ * `redirects` answers a name with a 302 to another URL.
  */
 export interface MediaServer {
   dir: string;
@@ -36,10 +37,12 @@ export function makeLongAudio(dir: string, name = 'long.webm', seconds = 1200): 
   return file;
 }
 
-export async function startMediaServer(options: { throttle?: Record<string, number> } = {}): Promise<MediaServer> {
+export async function startMediaServer(options: { throttle?: Record<string, number>; redirects?: Record<string, string> } = {}): Promise<MediaServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'manifold-media-'));
   const server = http.createServer((req, res) => {
     const name = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname.slice(1));
+    const location = options.redirects?.[name];
+    if (location) return void res.writeHead(302, { location }).end();
     const file = path.join(dir, path.basename(name));
     if (!fs.existsSync(file)) return void res.writeHead(404).end();
     const size = fs.statSync(file).size;
