@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -17,7 +18,7 @@ import { silentLogger } from '../../engine/log.js';
  * the port (and, for the engine, the registry it serves) once listening, and
  * answers any IPC message with its CPU usage so far.
  *
- *   node --import tsx bench/engine/servers.ts node-http | koa | engine
+ *   node --import tsx bench/engine/servers.ts node-http | koa | koa-json | engine
  */
 
 export const BENCH_KEY = 'bench-key';
@@ -56,6 +57,29 @@ function koaServer(): http.Server {
   return http.createServer(app.callback());
 }
 
+/**
+ * Reference point, not a target: bare Koa answering what the engine's quote answers
+ * (envelope, request id, CORS and RateLimit headers, a random quote) without auth,
+ * rate limiting, validation or dispatch — what serialising and sending costs alone.
+ */
+function koaJsonServer(): http.Server {
+  const quotes = JSON.parse(fs.readFileSync(path.join(ENDPOINTS_DIR, 'fun/data/quotes.json'), 'utf8')) as { text: string; author: string; tags: string[] }[];
+  const app = new Koa();
+  app.use((ctx) => {
+    const q = quotes[Math.floor(Math.random() * quotes.length)];
+    ctx.set({
+      'X-Request-Id': crypto.randomUUID(),
+      'Access-Control-Allow-Origin': '*',
+      'Access-Control-Expose-Headers': 'X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After',
+      'RateLimit-Limit': '1000000000',
+      'RateLimit-Remaining': '999999999',
+      'RateLimit-Reset': '60',
+    });
+    ctx.body = { status: 200, success: true, creator: 'Manifold', result: { quote: q.text, author: q.author, tags: q.tags } };
+  });
+  return http.createServer(app.callback());
+}
+
 const nodeServer = () => http.createServer((_req, res) => res.end('Hello World'));
 
 function start(kind: string | undefined): { server: http.Server; info: Record<string, unknown> } {
@@ -64,10 +88,12 @@ function start(kind: string | undefined): { server: http.Server; info: Record<st
       return engineServer();
     case 'koa':
       return { server: koaServer(), info: {} };
+    case 'koa-json':
+      return { server: koaJsonServer(), info: {} };
     case 'node-http':
       return { server: nodeServer(), info: {} };
     default:
-      throw new Error(`unknown target "${kind}" (engine, koa, node-http)`);
+      throw new Error(`unknown target "${kind}" (engine, koa, koa-json, node-http)`);
   }
 }
 
