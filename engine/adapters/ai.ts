@@ -94,6 +94,7 @@ function listModels(setup: AdapterSetup) {
         providers: Object.keys(ids),
         available: 'route' in resolution,
         provider: 'route' in resolution ? resolution.route.upstream : null,
+        ...('missing' in resolution ? { reason: resolution.missing } : {}),
       };
     }),
   );
