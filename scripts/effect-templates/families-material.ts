@@ -7,7 +7,7 @@ const CANVAS = { width: 1024, height: 512 };
 export function metals(): Draft[] {
   const tints: [string, number, number, number][] = [
     ['Silver', 210, 6, 1], ['Steel Blue', 210, 35, 1], ['Gunmetal', 220, 10, 0.7], ['Rose Metal', 345, 40, 1], ['Copper', 22, 65, 0.9],
-    ['Bronze', 35, 50, 0.85], ['Titanium', 200, 12, 0.95], ['Cobalt', 225, 70, 0.9], ['Emerald Metal', 150, 45, 0.9], ['Purple Metal', 275, 45, 0.9],
+    ['Bronze', 35, 50, 0.85], ['Titanium', 35, 14, 0.82], ['Cobalt', 225, 70, 0.9], ['Emerald Metal', 150, 45, 0.9], ['Purple Metal', 275, 45, 0.9],
     ['Black Chrome', 230, 8, 0.5], ['Ice Chrome', 190, 55, 1.05],
   ];
   const looks = ['Bevel', '3D', 'Brushed'];
@@ -44,7 +44,7 @@ export function gold(): Draft[] {
     ['Damask', 'royal damask', [fill({ type: 'pattern', shape: 'diamonds', colors: ['#1d0f2e', '#2e1a45'], size: 48 }), fill(rad([[0, 'rgba(0,0,0,0)'], [1, 'rgba(0,0,0,0.7)']]))]],
     ['Navy', 'deep navy with gold dust', [fill(lin([[0, '#0a1530'], [1, '#02060f']])), { type: 'particles', shape: 'dot', count: 160, colors: ['#ffd98a', '#fff1c9'], size: [0.5, 2], seed: 12 }]],
   ];
-  const fonts = ['cinzel', 'playfair-display', 'abril-fatface', 'great-vibes', 'anton'];
+  const fonts = ['cinzel', 'playfair-display', 'abril-fatface', 'great-vibes', 'anton', 'lobster'];
   const out: Draft[] = [];
   GOLDS.forEach(([name, h, s, b], i) => backdrops.forEach(([bname, bdesc, bg], j) => out.push({
     name: `${name} Luxury ${bname}`, family: 'gold', input: 'text', canvas: CANVAS, tags: ['gold', 'luxury'],
@@ -300,8 +300,10 @@ export function balloon(): Draft[] {
   HUES.slice(0, 12).forEach((hue, i) => [0, 1].forEach((foil) => out.push({
     name: `${hue.name} ${foil ? 'Foil' : 'Latex'} Balloon`, family: 'balloon', input: 'text', canvas: CANVAS, tags: ['balloon', 'party'],
     description: `Inflated ${foil ? 'metallic foil' : 'matte latex'} ${hue.name.toLowerCase()} balloon letters with ${foil ? 'crinkled highlights' : 'a soft sheen'} and confetti.`,
-    background: [fill(foil ? lin([[0, '#fdf6ff'], [1, '#e6e0f0']]) : rad([[0, hsl(hue.h, 50, 92)], [1, hsl(hue.h, 40, 80)]])), { type: 'particles', shape: 'confetti', count: 70, colors: [tone(hue, 60), '#ffd84d', '#4dd2ff', '#ff6b9a'], size: [3, 6], seed: i + foil }],
-    text: [{ font: 'fredoka', fill: foil ? lin(metal(hue.h, 80, 1.05), 70) : rad([[0, tone(hue, 75)], [1, tone(hue, 42)]], 0.9, 0.35, 0.25),
+    // Foil: a dark party backdrop of the complementary hue makes each colour read on its own.
+    background: [fill(foil ? rad([[0, hsl((hue.h + 180) % 360, 45, 28)], [1, hsl((hue.h + 180) % 360, 50, 8)]]) : rad([[0, hsl(hue.h, 50, 92)], [1, hsl(hue.h, 40, 80)]])),
+      { type: 'particles', shape: foil ? 'sparkle' : 'confetti', count: foil ? 40 : 70, colors: [tone(hue, 60), '#ffd84d', '#4dd2ff', '#ff6b9a'], size: foil ? [2, 6] : [3, 6], seed: i + foil, glow: foil ? 6 : 0 }],
+    text: [{ font: pick(['fredoka', 'chewy'], i), fill: foil ? lin([[0, tone(hue, 88)], [0.3, tone(hue, 62)], [0.5, tone(hue, 38)], [0.7, tone(hue, 70)], [1, tone(hue, 92)]], 70) : rad([[0, tone(hue, 75)], [1, tone(hue, 42)]], 0.9, 0.35, 0.25),
       outlines: [{ width: 0.012, paint: tone(hue, 30) }], bevel: { size: 0.08, light: 'rgba(255,255,255,0.8)', dark: 'rgba(0,0,0,0.3)' },
       shadows: [{ x: 0.04, y: 0.1, blur: 0.15, color: 'rgba(0,0,0,0.25)' }], letterSpacing: -0.02 }],
   })));
@@ -313,7 +315,9 @@ export function glass(): Draft[] {
   HUES.slice(0, 10).forEach((hue, i) => [0, 1].forEach((broken) => out.push({
     name: `${hue.name} ${broken ? 'Shattered' : 'Clear'} Glass`, family: 'glass', input: 'text', canvas: CANVAS, tags: ['glass'],
     description: `${broken ? 'Cracked' : 'Clear'} ${hue.name.toLowerCase()}-tinted glass letters with bright edges${broken ? ' and shard lines' : ''} over a blurred backdrop.`,
-    background: [fill(lin([[0, hsl(hue.h, 40, 25)], [1, hsl((hue.h + 60) % 360, 50, 12)]])), { type: 'particles', shape: 'bokeh', count: 30, colors: [tone(hue, 70), '#ffffff'], size: [10, 40], seed: i }],
+    background: broken
+      ? [fill(rad([[0, hsl(hue.h, 30, 16)], [1, '#020203']])), fill({ type: 'noise', mode: 'cells', scale: 70, seed: i, stops: [[0, hsl(hue.h, 80, 80) + '66'], [0.12, 'rgba(255,255,255,0)'], [1, 'rgba(255,255,255,0)']] })]
+      : [fill(lin([[0, hsl(hue.h, 40, 25)], [1, hsl((hue.h + 60) % 360, 50, 12)]])), { type: 'particles', shape: 'bokeh', count: 30, colors: [tone(hue, 70), '#ffffff'], size: [10, 40], seed: i }],
     text: [{ font: pick(['anton', 'bungee', 'righteous'], i), transform: 'upper', fill: hsl(hue.h, 80, 80) + '40', outlines: broken ? [{ width: 0.012, paint: '#ffffff', dash: [0.25, 0.04] }] : [{ width: 0.012, paint: 'rgba(255,255,255,0.95)' }],
       bevel: { size: 0.04, light: 'rgba(255,255,255,0.9)', dark: hsl(hue.h, 60, 20) + '80' }, overlays: [{ paint: lin([[0, 'rgba(255,255,255,0.5)'], [0.5, 'rgba(255,255,255,0)']], 45) }],
       shadows: [{ y: 0.05, blur: 0.1, color: 'rgba(0,0,0,0.3)' }], skewX: broken ? 6 : 0 }],
