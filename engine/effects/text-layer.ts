@@ -218,9 +218,11 @@ export function drawTextLayer(g: Ctx, layer: TextLayer, text: string, W: number,
     const b = layer.bevel.size * em;
     f.save();
     f.globalCompositeOperation = 'source-atop';
-    f.lineWidth = b * 2;
+    // An edge stroke shifted half its width: it lands inside the letters only on
+    // the edges facing the light (light colour) or away from it (dark colour).
+    f.lineWidth = b;
     for (const [color, d] of [[layer.bevel.light, b / 2], [layer.bevel.dark, -b / 2]] as const) {
-      f.strokeStyle = color; f.shadowColor = color; f.shadowBlur = b * scale;
+      f.strokeStyle = color; f.shadowColor = color; f.shadowBlur = (b * scale) / 2;
       trace(f, l, 'stroke', d, d);
     }
     f.restore();
