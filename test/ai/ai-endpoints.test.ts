@@ -7,7 +7,7 @@ import t from 'tap';
 import { serveEndpoints } from '../search/serve-endpoints.js';
 import { chunk, completion, fakeOpenAi } from './fake-openai.js';
 
-const PATHS = ['/api/ai/ai', '/api/ai/gptimage', '/api/ai/generate'];
+const MANIFESTS = { files: ['ai/ai.yaml', 'ai/model-image.yaml'], paths: ['/api/ai/ai', '/api/ai/gptimage'] };
 
 /** Split a text/event-stream body into {event, data} records. */
 function events(body: string) {
@@ -37,7 +37,7 @@ t.test('stream=true relays the answer as server-sent events and ends with the fu
       res.end('data: [DONE]\n\n');
     }, 20);
   });
-  const api = await serveEndpoints(t, { paths: PATHS, env: { OPENAI_BASE_URL: upstream.baseUrl } });
+  const api = await serveEndpoints(t, { ...MANIFESTS, env: { OPENAI_BASE_URL: upstream.baseUrl } });
   const res = await api.get('/api/ai/ai', { q: 'hi', stream: 'true' });
   t.equal(res.status, 200);
   t.match(res.headers.get('content-type'), /^text\/event-stream/);
@@ -52,7 +52,7 @@ t.test('an error event in the middle of a stream reaches the client as an error 
     res.write(chunk({ content: 'Part' }));
     res.end(`data: ${JSON.stringify({ error: { message: 'overloaded', type: 'server_error' } })}\n\n`);
   });
-  const api = await serveEndpoints(t, { paths: PATHS, env: { OPENAI_BASE_URL: upstream.baseUrl } });
+  const api = await serveEndpoints(t, { ...MANIFESTS, env: { OPENAI_BASE_URL: upstream.baseUrl } });
   const got = events(await (await api.get('/api/ai/ai', { q: 'hi', stream: 'true' })).text());
   t.same(got[0].data, { content: 'Part' });
   t.equal(got.at(-1)!.event, 'error');
@@ -64,7 +64,7 @@ t.test('a stream that goes silent ends with a timeout error event', async (t) =>
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.write(chunk({ content: 'Part' }));
   });
-  const api = await serveEndpoints(t, { paths: PATHS, env: { OPENAI_BASE_URL: upstream.baseUrl }, timeoutMs: 300 });
+  const api = await serveEndpoints(t, { ...MANIFESTS, env: { OPENAI_BASE_URL: upstream.baseUrl }, timeoutMs: 300 });
   const got = events(await (await api.get('/api/ai/ai', { q: 'hi', stream: 'true' })).text());
   t.same(got[0].data, { content: 'Part' });
   t.match(got.at(-1), { event: 'error', data: { error: 'upstream_timeout' } });
@@ -74,7 +74,7 @@ t.test('an upstream refusing the stream is a JSON 502 before any byte', async (t
   const upstream = await fakeOpenAi(t, (_body, res) => {
     res.writeHead(429, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Rate limit', type: 'requests', code: 'rate_limit_exceeded' } }));
   });
-  const api = await serveEndpoints(t, { paths: PATHS, env: { OPENAI_BASE_URL: upstream.baseUrl } });
+  const api = await serveEndpoints(t, { ...MANIFESTS, env: { OPENAI_BASE_URL: upstream.baseUrl } });
   const res = await api.get('/api/ai/ai', { q: 'hi', stream: 'true' });
   t.equal(res.status, 502);
   t.match(await res.json(), { success: false, error: 'upstream_error' });
@@ -85,7 +85,7 @@ t.test('a session remembers earlier turns, and only its own', async (t) => {
   const upstream = await fakeOpenAi(t, (_body, res) => {
     res.writeHead(200, { 'content-type': 'application/json' }).end(completion(`answer ${++n}`));
   });
-  const api = await serveEndpoints(t, { paths: PATHS, env: { OPENAI_BASE_URL: upstream.baseUrl } });
+  const api = await serveEndpoints(t, { ...MANIFESTS, env: { OPENAI_BASE_URL: upstream.baseUrl } });
   const ask = async (q: string, session: string) => (await (await api.get('/api/ai/ai', { q, session })).json()).result;
   t.equal(await ask('My name is Ada.', 'session-one-0001'), 'answer 1');
   t.equal(await ask('What is my name?', 'session-one-0001'), 'answer 2');
@@ -100,7 +100,7 @@ t.test('a slow upstream is a 504 within the endpoint timeout', async (t) => {
     const timer = setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(completion('late')), 2000);
     res.on('close', () => clearTimeout(timer));
   });
-  const api = await serveEndpoints(t, { paths: PATHS, env: { OPENAI_BASE_URL: upstream.baseUrl }, timeoutMs: 300 });
+  const api = await serveEndpoints(t, { ...MANIFESTS, env: { OPENAI_BASE_URL: upstream.baseUrl }, timeoutMs: 300 });
   const res = await api.get('/api/ai/ai', { q: 'hi' });
   t.equal(res.status, 504);
   t.match(await res.json(), { success: false, error: 'upstream_timeout' });
@@ -110,7 +110,7 @@ t.test('a completion without message content is a 502', async (t) => {
   const upstream = await fakeOpenAi(t, (_body, res) => {
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'x', object: 'chat.completion', choices: [] }));
   });
-  const api = await serveEndpoints(t, { paths: PATHS, env: { OPENAI_BASE_URL: upstream.baseUrl } });
+  const api = await serveEndpoints(t, { ...MANIFESTS, env: { OPENAI_BASE_URL: upstream.baseUrl } });
   const res = await api.get('/api/ai/ai', { q: 'hi' });
   t.equal(res.status, 502);
   t.match(await res.json(), { error: 'upstream_error', message: /no message content/ });
@@ -120,7 +120,7 @@ t.test('a reasoning model\'s <think> block is left out of the answer', async (t)
   const upstream = await fakeOpenAi(t, (_body, res) => {
     res.writeHead(200, { 'content-type': 'application/json' }).end(completion('<think>\nThe user wants a number.\n</think>\n\n42'));
   });
-  const api = await serveEndpoints(t, { paths: PATHS, env: { OPENAI_BASE_URL: upstream.baseUrl } });
+  const api = await serveEndpoints(t, { ...MANIFESTS, env: { OPENAI_BASE_URL: upstream.baseUrl } });
   t.equal((await (await api.get('/api/ai/ai', { q: 'answer?' })).json()).result, '42');
 });
 
@@ -130,7 +130,7 @@ t.test('image bytes from the provider become a hosted PNG', async (t) => {
     t.match(body, { model: 'gpt-image-1', prompt: 'a dot', n: 1 });
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ created: 1700000000, data: [{ b64_json: png.toString('base64') }] }));
   });
-  const api = await serveEndpoints(t, { paths: PATHS, env: { OPENAI_BASE_URL: upstream.baseUrl } });
+  const api = await serveEndpoints(t, { ...MANIFESTS, env: { OPENAI_BASE_URL: upstream.baseUrl } });
   const { result } = await (await api.get('/api/ai/gptimage', { prompt: 'a dot' })).json();
   t.match(result, /\/files\/[0-9a-f]{64}\.png$/);
   const file = await fetch(result);

@@ -32,7 +32,7 @@ t.test('a slow upstream is a 504 within the endpoint timeout', async (t) => {
     const timer = setTimeout(() => json(res, { objects: [] }), 2000);
     res.on('close', () => clearTimeout(timer));
   });
-  const api = await serveEndpoints(t, { paths: ['/api/search/npm'], env: { NPM_REGISTRY_URL: slow.base }, timeoutMs: 300 });
+  const api = await serveEndpoints(t, { files: ['search/npm.yaml'], env: { NPM_REGISTRY_URL: slow.base }, timeoutMs: 300 });
   const res = await api.get('/api/search/npm', { q: 'slow' });
   t.equal(res.status, 504);
   t.match(await res.json(), { success: false, error: 'upstream_timeout' });
@@ -40,7 +40,7 @@ t.test('a slow upstream is a 504 within the endpoint timeout', async (t) => {
 
 t.test('a body that is not JSON is a 502', async (t) => {
   const html = await upstream(t, (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>maintenance</html>'));
-  const api = await serveEndpoints(t, { paths: ['/api/search/npm'], env: { NPM_REGISTRY_URL: html.base } });
+  const api = await serveEndpoints(t, { files: ['search/npm.yaml'], env: { NPM_REGISTRY_URL: html.base } });
   const res = await api.get('/api/search/npm', { q: 'html' });
   t.equal(res.status, 502);
   t.match(await res.json(), { error: 'upstream_error', message: /not valid JSON/ });
@@ -50,7 +50,7 @@ t.test('path params are URL-encoded, so a scoped package stays one path segment'
   const registry = await upstream(t, (_req, res) =>
     json(res, { name: '@koa/router', 'dist-tags': { latest: '14.0.0' }, versions: { '14.0.0': { version: '14.0.0' } }, time: { created: '2015-01-01T00:00:00.000Z', '14.0.0': '2025-06-20T08:01:02.000Z' }, maintainers: [] }),
   );
-  const api = await serveEndpoints(t, { paths: ['/api/stalk/npmstalk'], env: { NPM_REGISTRY_URL: registry.base } });
+  const api = await serveEndpoints(t, { files: ['search/npmstalk.yaml'], env: { NPM_REGISTRY_URL: registry.base } });
   const res = await api.get('/api/stalk/npmstalk', { packagename: '@koa/router' });
   t.equal(res.status, 200);
   t.same(registry.urls, ['/%40koa%2Frouter']);
@@ -59,7 +59,7 @@ t.test('path params are URL-encoded, so a scoped package stays one path segment'
 
 t.test('captures take owner and repo out of a GitHub URL', async (t) => {
   const github = await upstream(t, (_req, res) => json(res, { name: 'koa', full_name: 'koajs/koa', owner: { login: 'koajs' }, stargazers_count: 1 }));
-  const api = await serveEndpoints(t, { paths: ['/api/stalk/repostalk'], env: { GITHUB_API_URL: github.base } });
+  const api = await serveEndpoints(t, { files: ['search/repostalk.yaml'], env: { GITHUB_API_URL: github.base } });
   for (const url of ['https://github.com/koajs/koa', 'github.com/koajs/koa.git', 'https://www.github.com/koajs/koa/', 'koajs/koa']) {
     t.equal((await api.get('/api/stalk/repostalk', { url })).status, 200, url);
   }
@@ -76,7 +76,7 @@ t.test('the lookup feeds the second request and the result sees both answers', a
       daily: { time: ['2025-09-13'], weather_code: [95], temperature_2m_max: [31], temperature_2m_min: [24], precipitation_probability_max: [90] },
     }),
   );
-  const api = await serveEndpoints(t, { paths: ['/api/search/weather'], env: { OPEN_METEO_GEOCODING_URL: geo.base, OPEN_METEO_URL: meteo.base } });
+  const api = await serveEndpoints(t, { files: ['search/weather.yaml'], env: { OPEN_METEO_GEOCODING_URL: geo.base, OPEN_METEO_URL: meteo.base } });
   const { result } = await (await api.get('/api/search/weather', { location: 'Lagos' })).json();
   t.match(meteo.urls[0], /^\/v1\/forecast\?latitude=6\.45&longitude=3\.39&/);
   t.match(result, { location: { name: 'Lagos', country: 'Nigeria' }, current: { temperature: 29.5, description: 'Thunderstorm', isDay: true }, daily: [{ date: '2025-09-13', max: 31 }] });

@@ -11,14 +11,14 @@ import { serveEndpoints } from './serve-endpoints.js';
 const skip = process.env.LIVE_TESTS !== '1' && 'set LIVE_TESTS=1 to run';
 
 t.test('npmstalk answers live from registry.npmjs.org', { skip }, async (t) => {
-  const api = await serveEndpoints(t, { paths: ['/api/stalk/npmstalk'], env: {} });
+  const api = await serveEndpoints(t, { files: ['search/npmstalk.yaml'], env: {} });
   const res = await api.get('/api/stalk/npmstalk', { packagename: 'koa' });
   t.equal(res.status, 200);
   t.match((await res.json()).result, { name: 'koa', latestVersion: /^\d+\./, versionCount: Number, url: 'https://www.npmjs.com/package/koa' });
 });
 
 t.test('npm search answers live from registry.npmjs.org', { skip }, async (t) => {
-  const api = await serveEndpoints(t, { paths: ['/api/search/npm'], env: {} });
+  const api = await serveEndpoints(t, { files: ['search/npm.yaml'], env: {} });
   const res = await api.get('/api/search/npm', { q: 'koa', limit: '5' });
   const body = await res.json();
   t.equal(res.status, 200, body.message ?? 'answered');

@@ -1,16 +1,16 @@
 import path from 'node:path';
 import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
+import { loadManifestFile } from '../../engine/manifest/load.js';
 import { loadUpstreamSpecs } from '../../engine/upstreams.js';
 import type { Endpoint } from '../../engine/manifest/types.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 
 /**
- * Boot an engine serving only some manifest endpoints (by path), optionally with a
- * shorter timeout, for tests that need an upstream to misbehave in ways the manifest
- * examples cannot express (slow answers, broken streams, several calls in a row).
+ * Boot an engine serving only the endpoints of some manifest files (relative to
+ * endpoints/, optionally narrowed to some paths), optionally with a shorter timeout,
+ * for tests that need an upstream to misbehave in ways the manifest examples cannot
+ * express (slow answers, broken streams, several calls in a row).
  */
-let loaded: Endpoint[] | undefined;
 const upstreamSpecs = loadUpstreamSpecs(path.join(ENDPOINTS_DIR, 'upstreams'));
 
 export interface Served {
@@ -20,11 +20,11 @@ export interface Served {
 
 export async function serveEndpoints(
   t: { teardown(fn: () => unknown): void },
-  options: { paths: string[]; env: Record<string, string>; timeoutMs?: number },
+  options: { files: string[]; paths?: string[]; env: Record<string, string>; timeoutMs?: number },
 ): Promise<Served> {
-  loaded ??= loadEndpoints(ENDPOINTS_DIR);
-  const endpoints = loaded
-    .filter((e) => options.paths.includes(e.path))
+  const endpoints: Endpoint[] = options.files
+    .flatMap((rel) => loadManifestFile(path.join(ENDPOINTS_DIR, rel), rel))
+    .filter((e) => !options.paths || options.paths.includes(e.path))
     .map((e) => (options.timeoutMs ? { ...e, limits: { ...e.limits, timeoutMs: options.timeoutMs } } : e));
   const served = await serve(options.env, { endpoints, upstreamSpecs });
   t.teardown(() => served.close());
