@@ -21,6 +21,7 @@ import { enforceRateLimit } from './limits/enforce-rate-limit.js';
 import { registerKeyRoutes } from './admin/keys-routes.js';
 import { listing } from './discovery/listing.js';
 import { registerDiscoveryRoutes } from './discovery/routes.js';
+import { registerGalleryRoutes } from './effects/gallery.js';
 import { createLogger, type Logger } from './log.js';
 import { success } from './envelope.js';
 import { requestContext } from './pipeline/request-context.js';
@@ -75,6 +76,7 @@ export function createEngine(options: EngineOptions): Engine {
   registerKeyRoutes(router, { store, config });
   registerFileRoute(router, files);
   registerDiscoveryRoutes(router, { registry, config });
+  registerGalleryRoutes(router, { config });
 
   app.use(requestContext(config, logger));
   app.use(endpointDispatch({ config, registry, auth, limiter, cache, tempDir: files.tempDir }));

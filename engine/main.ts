@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig } from './config.js';
 import { createEngine } from './app.js';
 import { createLogger } from './log.js';
+import { startTempMail, type TempMailServer } from './tempmail/smtp.js';
+import { tempMailSettings } from './tempmail/settings.js';
 
 /** `npm start`: boot from the environment and listen (HTTPS with HSTS when TLS files are given). */
 const started = process.hrtime.bigint();
@@ -40,8 +42,21 @@ server.listen(config.port, config.host, () => {
   });
 });
 
+// the temp-mail SMTP receiver runs in this process when MAIL_DOMAIN and SMTP_PORT are set
+let smtp: TempMailServer | undefined;
+const mail = tempMailSettings(config);
+if (mail.domain && mail.smtpPort !== undefined) {
+  startTempMail({ config, files: engine.files, port: mail.smtpPort }).then(
+    (s) => {
+      smtp = s;
+      logger.info({ msg: 'smtp listening', port: s.port, domain: mail.domain });
+    },
+    (err) => logger.error({ msg: 'smtp failed to start', err }),
+  );
+}
+
 const shutdown = () => {
-  server.close(() => void engine.close().then(() => process.exit(0)));
+  server.close(() => void Promise.all([engine.close(), smtp?.close()]).then(() => process.exit(0)));
   setTimeout(() => process.exit(0), 10_000).unref();
 };
 process.on('SIGTERM', shutdown);

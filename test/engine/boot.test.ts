@@ -24,7 +24,8 @@ function start(env: Record<string, string>) {
   child.stderr.on('data', (c) => (err += c));
   const listening = new Promise<{ url: string; bootMs: number; endpoints: number }>((resolve, reject) => {
     child.stdout.on('data', () => {
-      const line = out.split('\n').find((l) => l.includes('"listening"'));
+      // only whole lines: a chunk may end mid-line
+      const line = out.split('\n').slice(0, -1).find((l) => l.includes('"listening"'));
       if (line) resolve(JSON.parse(line));
     });
     child.once('close', (code) => reject(Object.assign(new Error(`exited ${code}`), { code, err })));
