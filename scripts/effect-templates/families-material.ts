@@ -226,7 +226,7 @@ export function stone(): Draft[] {
       description: `${name} stone: ${['letters chiselled into a rock face', 'thick 3D stone slab letters', 'rough cracked rock letters with moss shadows'][j]}.`,
       background: j === 0 ? [fill(tex)] : [fill(lin([[0, '#5d6b73'], [1, '#1c2226']])), fill({ type: 'noise', mode: 'fbm', scale: 120, seed: i, stops: [[0, 'rgba(0,0,0,0.3)'], [1, 'rgba(255,255,255,0.08)']] })],
       text: [j === 0
-        ? { font: pick(['cinzel', 'abril-fatface', 'anton'], i), transform: 'upper', fill: shade(a.length === 7 ? a : '#444444', -0.5), opacity: 0.85, bevel: { size: 0.05, light: 'rgba(0,0,0,0.6)', dark: 'rgba(255,255,255,0.4)' } }
+        ? { font: pick(['cinzel', 'abril-fatface', 'anton'], i), transform: 'upper', fill: shade(c, -0.55), bevel: { size: 0.04, light: 'rgba(0,0,0,0.7)', dark: 'rgba(255,255,255,0.5)' } }
         : { font: pick(['anton', 'bungee', 'cinzel'], i + j), transform: 'upper', fill: tex, bevel: { size: 0.04, light: 'rgba(255,255,255,0.45)', dark: 'rgba(0,0,0,0.6)' },
           ...(j === 1 ? { extrude: { depth: 0.12, angle: 60, from: shade(b, -0.3), to: shade(b, -0.7) } } : { outlines: [{ width: 0.02, paint: '#1a1a1a', dash: [0.3, 0.05] as [number, number] }] }),
           shadows: [{ y: 0.08, blur: 0.15, color: 'rgba(0,0,0,0.6)' }] }],

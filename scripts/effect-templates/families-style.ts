@@ -207,7 +207,7 @@ export function horror(): Draft[] {
     description: `Horror title: ${what} in ${name.toLowerCase()} tones on a grimy dark wall.`,
     background: [fill(rad([[0, shade(a, -0.6)], [1, dark]])), fill({ type: 'noise', mode: j === 2 ? 'fbm' : 'turbulence', scale: j === 2 ? 160 : 50, seed: i + j, stops: [[0, 'rgba(0,0,0,0)'], [1, j === 2 ? 'rgba(200,200,210,0.35)' : 'rgba(0,0,0,0.6)']] }),
       ...(j === 0 ? [{ type: 'particles', shape: 'drop', count: 26, colors: [a], size: [3, 8], seed: i, band: [0.7, 1] } as BackgroundLayer] : [])],
-    text: [{ font: j === 1 ? 'permanent-marker' : pick(['creepster', 'rye'], i), transform: 'upper', fill: j === 0 ? lin([[0, shade(a, 0.2)], [1, shade(a, -0.4)]]) : a,
+    text: [{ font: j === 1 ? 'permanent-marker' : pick(['creepster', 'rye'], i), transform: 'upper', fill: j === 0 ? lin([[0, shade(a, 0.45)], [1, a]]) : shade(a, 0.25),
       ...(j === 1 ? { rotate: -3, outlines: [{ width: 0.01, paint: shade(a, -0.5), dash: [0.08, 0.05] as [number, number] }] } : { glows: [{ blur: 0.3, color: a + '99' }] }),
       shadows: [{ x: 0, y: 0.06, blur: 0.06, color: 'rgba(0,0,0,0.8)' }] }],
     filters: [{ type: 'vignette', strength: 0.8 }, ...(j === 2 ? [{ type: 'blur', radius: 0.6 } as const] : [])],
