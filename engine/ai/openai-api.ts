@@ -113,12 +113,21 @@ export async function streamChat(deps: ApiDeps, request: ChatRequest, onDone: (a
     const known = error instanceof ApiError ? error : upstreamError(request.route.upstream, 'stream interrupted');
     end(event({ error: known.code, message: known.message }, 'error'));
   };
+  const finish = () => {
+    try {
+      onDone(answer);
+    } catch {
+      // It runs inside a stream callback, where a throw would take the process down.
+      end(event({ error: 'internal_error', message: 'The answer could not be saved to the session' }, 'error'));
+      return;
+    }
+    end(event({ result: answer }, 'done'));
+  };
   const parser = createParser({
     onEvent({ data }) {
       if (ended) return;
       if (data === '[DONE]') {
-        onDone(answer);
-        end(event({ result: answer }, 'done'));
+        finish();
         return;
       }
       let chunk: Chunk;
@@ -149,10 +158,7 @@ export async function streamChat(deps: ApiDeps, request: ChatRequest, onDone: (a
   upstream.body.on('end', () => {
     parser.feed(decoder.end());
     // Some servers close without [DONE]; what arrived is the answer.
-    if (!ended) {
-      onDone(answer);
-      end(event({ result: answer }, 'done'));
-    }
+    if (!ended) finish();
   });
   upstream.body.on('error', fail);
   out.on('close', () => {
