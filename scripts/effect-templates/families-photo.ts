@@ -89,6 +89,21 @@ export function photoEffects(): Draft[] {
     ['Valentine Card Photo', 'The photo in a heart-shaped window on a pink Valentine card.', [fill(rad([[0, '#ffd6e4'], [1, '#ff8ab0']])), fill({ type: 'pattern', shape: 'hearts', colors: ['rgba(0,0,0,0)', 'rgba(255,255,255,0.3)'], size: 56 }), { type: 'shape', shape: 'heart', box: { x: 0.5, y: 0.5, w: 0.62, h: 0.98 }, fill: '#ffffff' }], { box: { x: 0.5, y: 0.46, w: 0.34, h: 0.5 }, radius: 40 }],
   ];
   scenes.forEach(([name, description, background, layer]) => out.push(draft(name, 'frame', description, { background: [...background, photo(layer)] })));
+  // Slugs photofunia clients already call (peer-endpoints §6).
+  out.push(draft('Underground Poster', 'frame', 'The photo as a poster pasted on a tiled underground station wall under cold light.', {
+    slug: 'underground-poster',
+    background: [fill({ type: 'pattern', shape: 'bricks', colors: ['#9aa3a8', '#eef1f2', '#e6eaec', '#f2f4f5'], size: 40 }), fill(lin([[0, 'rgba(255,255,255,0.15)'], [1, 'rgba(0,20,30,0.35)']])),
+      { type: 'shape', shape: 'rect', box: { x: 0.5, y: 0.06, w: 1, h: 0.12 }, fill: '#1f3f8a' },
+      photo({ box: { x: 0.5, y: 0.56, w: 0.5, h: 0.68 }, frame: { width: 8, paint: '#ffffff' }, shadow: { x: 4, y: 8, blur: 14, color: 'rgba(0,0,0,0.4)' } })],
+  }));
+  out.push(draft('Broadway at Night', 'frame', 'The photo on a theatre marquee ringed with glowing bulbs on a night street.', {
+    slug: 'broadway-at-night',
+    background: [fill(lin([[0, '#05040c'], [1, '#1a0f24']])), { type: 'particles', shape: 'bokeh', count: 40, colors: ['#ffb347', '#ff5f8a', '#5fb0ff'], size: [6, 22], seed: 21, band: [0.75, 1] },
+      { type: 'shape', shape: 'rect', box: { x: 0.5, y: 0.44, w: 0.72, h: 0.74 }, fill: '#2a0a14', stroke: { width: 10, paint: '#c8a24a' }, shadow: { x: 0, y: 0, blur: 40, color: 'rgba(255,200,80,0.6)' } },
+      { type: 'particles', shape: 'dot', count: 36, colors: ['#fff3c0'], size: [4, 5], seed: 22, glow: 12, band: [0.08, 0.1] },
+      { type: 'particles', shape: 'dot', count: 36, colors: ['#fff3c0'], size: [4, 5], seed: 23, glow: 12, band: [0.79, 0.81] },
+      photo({ box: { x: 0.5, y: 0.44, w: 0.62, h: 0.6 } })],
+  }));
   const texty: [string, string, string, BackgroundLayer[], Partial<ImageLayer>, Draft['text']][] = [
     ['Wanted Poster', 'vintage', 'An old western wanted poster with the photo and a name.', [fill({ type: 'noise', mode: 'fbm', scale: 60, stops: [[0, '#e8d0a0'], [1, '#c8a870']] })], { box: { x: 0.5, y: 0.5, w: 0.58, h: 0.44 }, filter: 'sepia(0.8) contrast(1.2)', frame: { width: 6, paint: '#3a2a1a' } },
       [{ content: 'WANTED', font: 'rye', box: { x: 0.5, y: 0.14, w: 0.8, h: 0.16 }, fill: '#3a2010' }, { source: 'text', font: 'rye', transform: 'upper', box: { x: 0.5, y: 0.86, w: 0.8, h: 0.1 }, fill: '#3a2010' }]],
