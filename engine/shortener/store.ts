@@ -22,19 +22,12 @@ export function randomCode(length = 7): string {
   return code;
 }
 
-const migrated = new WeakSet<Db>();
-
 export class ShortLinkStore {
-  constructor(private readonly dataDir: string) {}
-
-  /** The shared connection (reopened if the engine closed it), migrated once per connection. */
-  private get db(): Db {
-    const db = openDatabase(this.dataDir);
-    if (!migrated.has(db)) {
-      migrate(
-        db,
-        'shortener/001-short-links',
-        `CREATE TABLE short_links (
+  constructor(private readonly dataDir: string) {
+    migrate(
+      openDatabase(dataDir),
+      'shortener/001-short-links',
+      `CREATE TABLE short_links (
           code TEXT PRIMARY KEY,
           url TEXT NOT NULL,
           clicks INTEGER NOT NULL DEFAULT 0,
@@ -42,10 +35,12 @@ export class ShortLinkStore {
           last_click_at TEXT
         );
         CREATE INDEX short_links_url ON short_links (url);`,
-      );
-      migrated.add(db);
-    }
-    return db;
+    );
+  }
+
+  /** The shared connection, fetched per use: the engine may close and reopen it (restarts, tests). */
+  private get db(): Db {
+    return openDatabase(this.dataDir);
   }
 
   /** The link for `url`: an existing random-code link is reused, so shortening twice gives one code. */

@@ -28,18 +28,12 @@ export interface Message extends MessageSummary {
   size: number;
 }
 
-const migrated = new WeakSet<Db>();
-
 export class TempMailStore {
-  constructor(private readonly dataDir: string) {}
-
-  private get db(): Db {
-    const db = openDatabase(this.dataDir);
-    if (!migrated.has(db)) {
-      migrate(
-        db,
-        'tempmail/001-addresses-messages',
-        `CREATE TABLE tempmail_addresses (
+  constructor(private readonly dataDir: string) {
+    migrate(
+      openDatabase(dataDir),
+      'tempmail/001-addresses-messages',
+      `CREATE TABLE tempmail_addresses (
           address TEXT PRIMARY KEY,
           created_at TEXT NOT NULL,
           expires_at INTEGER NOT NULL
@@ -58,10 +52,12 @@ export class TempMailStore {
           received_at INTEGER NOT NULL
         );
         CREATE INDEX tempmail_messages_address ON tempmail_messages (address, received_at);`,
-      );
-      migrated.add(db);
-    }
-    return db;
+    );
+  }
+
+  /** The shared connection, fetched per use: the engine may close and reopen it (restarts, tests). */
+  private get db(): Db {
+    return openDatabase(this.dataDir);
   }
 
   private purge(): void {

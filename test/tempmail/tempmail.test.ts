@@ -1,3 +1,4 @@
+import path from 'node:path';
 import t from 'tap';
 import nodemailer from 'nodemailer';
 import { ENDPOINTS_DIR } from '../../engine/app.js';
@@ -5,7 +6,7 @@ import { loadEndpoints } from '../../engine/manifest/load.js';
 import { startTempMail } from '../../engine/tempmail/smtp.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 
-const endpoints = loadEndpoints(ENDPOINTS_DIR).filter((e) => e.adapter.kind === 'tempmail');
+const endpoints = loadEndpoints(path.join(ENDPOINTS_DIR, 'tempgen')).filter((e) => e.adapter.kind === 'tempmail');
 const served = await serve({ MAIL_DOMAIN: 'mail.test', TEMPMAIL_MAX_MESSAGES: '3', TEMPMAIL_MAX_MESSAGE_BYTES: '200000' }, { endpoints });
 const smtp = await startTempMail({ config: served.engine.config, files: served.engine.files, port: 0 });
 t.teardown(async () => {
@@ -17,6 +18,8 @@ const api = async (route: string, params: Record<string, string> = {}) => {
   const res = await fetch(`${served.url}${route}?${new URLSearchParams(params)}`, { headers: { 'x-api-key': TEST_KEY } });
   return { status: res.status, ...(await res.json()) };
 };
+/** The SMTP reply code a send was refused with (0 when it was accepted). */
+const refusal = (sending: Promise<unknown>) => sending.then(() => 0, (err: { responseCode?: number }) => err.responseCode);
 const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true });
 
 t.test('a real SMTP message lands in the inbox, parsed, with a hosted attachment', async (t) => {
@@ -49,8 +52,8 @@ t.test('a real SMTP message lands in the inbox, parsed, with a hosted attachment
 });
 
 t.test('mail for unknown addresses is refused at RCPT', async (t) => {
-  await t.rejects(transport.sendMail({ from: 'a@example.com', to: 'nobody@mail.test', subject: 'x', text: 'x' }), { responseCode: 550 });
-  await t.rejects(transport.sendMail({ from: 'a@example.com', to: 'someone@other.test', subject: 'x', text: 'x' }), { responseCode: 550 });
+  t.equal(await refusal(transport.sendMail({ from: 'a@example.com', to: 'nobody@mail.test', subject: 'x', text: 'x' })), 550);
+  t.equal(await refusal(transport.sendMail({ from: 'a@example.com', to: 'someone@other.test', subject: 'x', text: 'x' })), 550);
 });
 
 t.test('per-inbox count limit keeps the newest; size limit refuses big mail', async (t) => {
@@ -58,7 +61,7 @@ t.test('per-inbox count limit keeps the newest; size limit refuses big mail', as
   for (const n of [1, 2, 3, 4]) await transport.sendMail({ from: 'a@example.com', to: box.email, subject: `m${n}`, text: 'x' });
   const inbox = await api('/api/tempmail/inbox', { email: box.email });
   t.same(inbox.result.map((m: { subject: string }) => m.subject), ['m4', 'm3', 'm2']);
-  await t.rejects(transport.sendMail({ from: 'a@example.com', to: box.email, subject: 'big', text: 'x'.repeat(300_000) }), { responseCode: 552 });
+  t.equal(await refusal(transport.sendMail({ from: 'a@example.com', to: box.email, subject: 'big', text: 'x'.repeat(300_000) })), 552);
   t.equal((await api('/api/tempmail/inbox', { email: box.email })).result.length, 3);
 });
 
@@ -67,7 +70,7 @@ t.test('deleting the address ends it; a taken name is refused', async (t) => {
   t.match(await api('/api/tempmail/generate', { name: 'gone' }), { status: 400, error: 'invalid_parameter' });
   t.match(await api('/api/tempmail/delete', { email: box.email }), { result: { deleted: true, email: box.email } });
   t.match(await api('/api/tempmail/inbox', { email: box.email }), { status: 404, error: 'not_found' });
-  await t.rejects(transport.sendMail({ from: 'a@example.com', to: box.email, subject: 'x', text: 'x' }), { responseCode: 550 });
+  t.equal(await refusal(transport.sendMail({ from: 'a@example.com', to: box.email, subject: 'x', text: 'x' })), 550);
 });
 
 t.test('addresses expire after the TTL', async (t) => {

@@ -6,7 +6,7 @@ import { ENDPOINTS_DIR } from '../../engine/app.js';
 import { loadEndpoints } from '../../engine/manifest/load.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 
-const endpoints = loadEndpoints(ENDPOINTS_DIR).filter((e) => e.adapter.kind === 'shortener');
+const endpoints = loadEndpoints(path.join(ENDPOINTS_DIR, 'tempgen')).filter((e) => e.adapter.kind === 'shortener');
 const auth = { 'x-api-key': TEST_KEY };
 
 t.test('create, follow, count, persist', async (t) => {

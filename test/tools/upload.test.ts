@@ -15,7 +15,7 @@ function filesUnder(dir: string): string[] {
 
 const MB = 1024 * 1024;
 // only the upload endpoint: booting the whole registry for each engine here would dominate the test
-const endpoints = loadEndpoints(ENDPOINTS_DIR).filter((e) => e.adapter.kind === 'upload');
+const endpoints = loadEndpoints(path.join(ENDPOINTS_DIR, 'tools')).filter((e) => e.adapter.kind === 'upload');
 const serve = (env: Record<string, string>) => serveAll(env, { endpoints });
 
 t.test('150 MB round-trips byte-identical with UPLOAD_MAX_BYTES at 200 MB', async (t) => {

@@ -17,6 +17,9 @@ import * as checkers from './checkers.js';
 import { passwordStrength } from './password-strength.js';
 import * as qr from './qr.js';
 import { obfuscate } from './obfuscate.js';
+import { carbon } from './carbon.js';
+import { htmlObfuscate } from './html-obfuscate.js';
+import { screenshot } from './screenshot.js';
 
 /** The closed table of operations a `transform` manifest may name. */
 export const OPERATIONS: Readonly<Record<string, Operation>> = Object.freeze({
@@ -83,4 +86,7 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = Object.freeze({
   'qr-make': qr.qrMake,
   'qr-read': qr.qrRead,
   obfuscate,
+  carbon,
+  'html-obfuscate': htmlObfuscate,
+  screenshot,
 });

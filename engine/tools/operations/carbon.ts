@@ -1,0 +1,20 @@
+import { invalidParameter } from '../../errors.js';
+import { isLanguage, renderCarbon, THEMES } from '../carbon/render.js';
+import { FileOutput, type Operation } from './types.js';
+
+/** /api/tools/carbon: a code image as PNG (see ../carbon/render.ts). */
+export const carbon: Operation = async ({ params }) => {
+  if (params.language && !isLanguage(params.language)) throw invalidParameter('language', 'is not a language shiki knows (e.g. javascript, python, rust)');
+  if (!THEMES.includes(params.theme)) throw invalidParameter('theme', `must be one of: ${THEMES.join(', ')}`);
+  const { png } = await renderCarbon({
+    code: params.code,
+    language: params.language,
+    theme: params.theme,
+    background: params.background,
+    padding: params.padding,
+    windowControls: params.windowControls,
+    lineNumbers: params.lineNumbers,
+    fontSize: params.fontSize,
+  });
+  return new FileOutput(png, 'png', 'image/png');
+};
