@@ -1,7 +1,8 @@
 import fs from 'node:fs';
-import type { AdapterKind } from './types.js';
+import type { AdapterKind, Call, Output } from './types.js';
 import { json } from './types.js';
-import { invalidParameter } from '../errors.js';
+import { invalidParameter, notFound, unsupportedUrl } from '../errors.js';
+import { parseEmbedPage, trackId, youtubeQuery } from '../media/spotify.js';
 import { mediaService, type OutputSpec } from '../media/service.js';
 import { SHAPES, shapeResult, type Shape } from '../media/result-shapes.js';
 import { urlMatcher } from '../media/url-match.js';
@@ -21,6 +22,8 @@ interface MediaConfig {
   outputs: ('mp3' | 'mp4')[];
   /** Which field names `result` carries besides the standard ones. */
   shape?: Shape;
+  /** Spotify tracks: metadata from this upstream's embed page, audio from the best YouTube match. */
+  spotify?: { upstream: string };
 }
 
 const DEFAULT_QUALITY = { mp3: '128kbps', mp4: '720p' } as const;
@@ -51,9 +54,21 @@ export const media: AdapterKind<MediaConfig> = {
       },
       outputs: { type: 'array', minItems: 1, maxItems: 2, items: { enum: ['mp3', 'mp4'] }, description: 'files to make, primary first' },
       shape: { enum: [...SHAPES], description: 'result field names besides the standard ones' },
+      spotify: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['upstream'],
+        properties: { upstream: { type: 'string', description: 'upstream serving /embed/track/<id> pages' } },
+        description: 'Spotify track: metadata from the embed page, audio from the best YouTube match',
+      },
     },
   },
-  unavailable(_config, setup) {
+  unavailable(config, setup) {
+    if (config.spotify) {
+      if (!setup.upstreams.has(config.spotify.upstream)) return `unknown upstream ${config.spotify.upstream}`;
+      const missing = setup.upstreams.get(config.spotify.upstream).missing;
+      if (missing) return missing;
+    }
     const custom = setup.config.env.YTDLP_PATH;
     if (custom) {
       try {
@@ -70,6 +85,7 @@ export const media: AdapterKind<MediaConfig> = {
     return async (call) => {
       const url = String(call.params.url);
       matcher.check(url);
+      if (config.spotify) return spotifyTrack(config.spotify.upstream, url, call);
       await setup.http.guard.checkUrl(url, 'url');
       const formats = typeof call.params.format === 'string' ? [call.params.format as 'mp3' | 'mp4'] : config.outputs;
       const quality = call.params.quality as string | undefined;
@@ -79,5 +95,28 @@ export const media: AdapterKind<MediaConfig> = {
       for (const spec of specs) files.push(await service.link(url, spec));
       return json(shapeResult(config.shape ?? 'standard', files));
     };
+
+    async function spotifyTrack(upstreamName: string, url: string, call: Call): Promise<Output> {
+      const id = trackId(url);
+      if (!id) throw unsupportedUrl('url', 'not a Spotify track URL');
+      const upstream = setup.upstreams.get(upstreamName);
+      const html = await setup.http.upstreamText({
+        upstream: upstreamName,
+        url: `${upstream.baseUrl}/embed/track/${id}`,
+        headers: upstream.headers,
+        searchParams: upstream.query,
+        timeoutMs: 10_000,
+        signal: call.signal,
+      });
+      const track = parseEmbedPage(html, id);
+      const match = await service.searchYoutube(youtubeQuery(track), call.signal);
+      if (!match) throw notFound('No YouTube upload matches this track');
+      const spec = outputSpec('mp3', call.params.quality as string | undefined);
+      if (call.params.stream) return service.stream(match, spec, call);
+      const file = await service.link(match, spec);
+      // Spotify's metadata describes the track better than the uploader's video does
+      const meta = { ...file.meta, title: track.title, uploader: track.artists.join(', '), duration: track.duration ?? file.meta.duration, thumbnail: track.thumbnail ?? file.meta.thumbnail };
+      return json({ ...shapeResult('spotify', [{ ...file, meta }]), spotify_id: id, youtube_url: match });
+    }
   },
 };

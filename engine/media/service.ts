@@ -13,7 +13,7 @@ import { JobSlots } from './job-slots.js';
 import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
 import { metaOf, safeFilename, type ItemMeta, type Produced } from './result-shapes.js';
 import { mediaSettings, type MediaSettings } from './settings.js';
-import { infoArgs, runInfo, writeInfoFile, type YtInfo } from './ytdlp.js';
+import { infoArgs, runInfo, searchArgs, writeInfoFile, type YtInfo } from './ytdlp.js';
 
 /**
  * The media jobs of one engine instance, shared by every downloader endpoint: the
@@ -108,6 +108,17 @@ export class MediaService {
         contentType: contentTypeOf(`x.${spec.format}`),
         filename: safeFilename(metaOf(info).title, spec.format),
       };
+    });
+  }
+
+  /** The first YouTube search hit for `query` (its watch URL), or undefined. */
+  async searchYoutube(query: string, signal: AbortSignal): Promise<string | undefined> {
+    return this.runJob(signal, async (jobSignal) => {
+      const egress = await this.egress();
+      const found = await runInfo(this.settings.ytdlp, searchArgs(query, { proxy: egress.url }), jobSignal, egress.refusal);
+      const hit = found.entries?.[0];
+      if (!hit?.id || !/^[\w-]{11}$/.test(hit.id)) return undefined;
+      return `https://www.youtube.com/watch?v=${hit.id}`;
     });
   }
 
