@@ -3,6 +3,7 @@ import type { AdapterKind, Call, Output } from './types.js';
 import { json } from './types.js';
 import { invalidParameter, notFound, unsupportedUrl } from '../errors.js';
 import { parseEmbedPage, trackId, youtubeQuery } from '../media/spotify.js';
+import { compilePageLink, type PageLinkConfig } from '../media/page-link.js';
 import { mediaService, type OutputSpec } from '../media/service.js';
 import { SHAPES, shapeResult, type Shape } from '../media/result-shapes.js';
 import { urlMatcher } from '../media/url-match.js';
@@ -18,12 +19,14 @@ interface MediaConfig {
   site: string;
   /** Accepted URLs (regular expressions anchored at `^https?://`); none = any http(s) URL. */
   urls?: string[];
-  /** Files to make, primary first; a `format` param, when the manifest has one, replaces the list. */
-  outputs: ('mp3' | 'mp4')[];
+  /** Files to make, primary first; a `format` param, when the manifest has one, replaces the list. Not with `page`. */
+  outputs?: ('mp3' | 'mp4')[];
   /** Which field names `result` carries besides the standard ones. */
   shape?: Shape;
   /** Spotify tracks: metadata from this upstream's embed page, audio from the best YouTube match. */
   spotify?: { upstream: string };
+  /** File hosts: no conversion; a direct link (and fields) read from the page on this upstream. */
+  page?: PageLinkConfig;
 }
 
 const DEFAULT_QUALITY = { mp3: '128kbps', mp4: '720p' } as const;
@@ -43,7 +46,8 @@ export const media: AdapterKind<MediaConfig> = {
   configSchema: {
     type: 'object',
     additionalProperties: false,
-    required: ['site', 'outputs'],
+    required: ['site'],
+    anyOf: [{ required: ['outputs'] }, { required: ['page'] }],
     properties: {
       site: { type: 'string', minLength: 1, description: 'site name used in unsupported_url messages' },
       urls: {
@@ -61,12 +65,25 @@ export const media: AdapterKind<MediaConfig> = {
         properties: { upstream: { type: 'string', description: 'upstream serving /embed/track/<id> pages' } },
         description: 'Spotify track: metadata from the embed page, audio from the best YouTube match',
       },
+      page: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['upstream', 'link'],
+        properties: {
+          upstream: { type: 'string' },
+          link: { type: 'string', description: 'regular expression; group 1 is the direct link' },
+          linkBase64: { type: 'string', description: 'alternative regular expression; group 1 is the link in base64' },
+          fields: { type: 'object', additionalProperties: { type: 'string' }, description: 'result field -> regular expression (group 1)' },
+        },
+        description: 'file host: read a direct link from the page instead of converting media',
+      },
     },
   },
   unavailable(config, setup) {
-    if (config.spotify) {
-      if (!setup.upstreams.has(config.spotify.upstream)) return `unknown upstream ${config.spotify.upstream}`;
-      const missing = setup.upstreams.get(config.spotify.upstream).missing;
+    const upstream = config.spotify?.upstream ?? config.page?.upstream;
+    if (upstream) {
+      if (!setup.upstreams.has(upstream)) return `unknown upstream ${upstream}`;
+      const missing = setup.upstreams.get(upstream).missing;
       if (missing) return missing;
     }
     const custom = setup.config.env.YTDLP_PATH;
@@ -82,12 +99,17 @@ export const media: AdapterKind<MediaConfig> = {
   create(config, setup) {
     const matcher = urlMatcher(config.urls, config.site);
     const service = mediaService(setup);
+    const page = config.page && compilePageLink(config.page);
     return async (call) => {
       const url = String(call.params.url);
       matcher.check(url);
+      if (page) {
+        const { link, ...fields } = page.read(await page.fetchPage(setup, url, call.signal));
+        return json({ ...fields, dl_link: link, download_url: link, source_url: url });
+      }
       if (config.spotify) return spotifyTrack(config.spotify.upstream, url, call);
       await setup.http.guard.checkUrl(url, 'url');
-      const formats = typeof call.params.format === 'string' ? [call.params.format as 'mp3' | 'mp4'] : config.outputs;
+      const formats = typeof call.params.format === 'string' ? [call.params.format as 'mp3' | 'mp4'] : (config.outputs ?? []);
       const quality = call.params.quality as string | undefined;
       const specs = formats.map((format, i) => outputSpec(format, i === 0 ? quality : undefined));
       if (call.params.stream) return service.stream(url, specs[0], call);
