@@ -1,5 +1,5 @@
 import type { Canvas, Image } from '@napi-rs/canvas';
-import { heartPath, starPath, toStyle, type Ctx, type Rect } from './paint.js';
+import { fillPath, heartPath, isTexture, paintRect, starPath, toStyle, type Ctx, type Rect } from './paint.js';
 import { rng } from './random.js';
 import type { BackgroundLayer, ImageLayer, ParticlesLayer, ShapeLayer, Box } from './template-types.js';
 
@@ -15,7 +15,7 @@ export function drawBackground(g: Ctx, layer: BackgroundLayer, W: number, H: num
   g.globalCompositeOperation = layer.blend ?? 'source-over';
   const full = { x: 0, y: 0, w: W, h: H };
   switch (layer.type) {
-    case 'fill': g.fillStyle = toStyle(g, layer.paint, full); g.fillRect(0, 0, W, H); break;
+    case 'fill': paintRect(g, layer.paint, full); break;
     case 'particles': particles(g, layer, W, H); break;
     case 'rays': {
       const cx = W * (layer.cx ?? 0.5), cy = H * (layer.cy ?? 0.5), R = Math.hypot(W, H);
@@ -144,9 +144,14 @@ function shape(g: Ctx, s: ShapeLayer, W: number, H: number): void {
   if (unit) g.scale(r.w / 2, r.h / 2);
   shapePath(g, s.shape, unit ? 1 : r.w / 2, unit ? 1 : r.h / 2);
   const local = unit ? { x: -1, y: -1, w: 2, h: 2 } : { x: -r.w / 2, y: -r.h / 2, w: r.w, h: r.h };
-  if (s.shadow) { g.shadowColor = s.shadow.color; g.shadowBlur = s.shadow.blur; g.shadowOffsetX = s.shadow.x; g.shadowOffsetY = s.shadow.y; }
-  if (s.fill) { g.fillStyle = toStyle(g, s.fill, local); g.fill(); }
+  if (s.shadow) {
+    g.shadowColor = s.shadow.color; g.shadowBlur = s.shadow.blur; g.shadowOffsetX = s.shadow.x; g.shadowOffsetY = s.shadow.y;
+    // A texture is drawn through a clip, which would cut its shadow off: cast it with a solid fill first.
+    if (s.fill && isTexture(s.fill)) { g.fillStyle = '#000000'; g.fill(); }
+  }
+  if (s.fill && !(s.shadow && isTexture(s.fill))) fillPath(g, s.fill, local);
   g.shadowColor = 'transparent';
+  if (s.fill && s.shadow && isTexture(s.fill)) fillPath(g, s.fill, local);
   if (s.stroke) { g.lineWidth = unit ? s.stroke.width / (r.w / 2) : s.stroke.width; g.strokeStyle = toStyle(g, s.stroke.paint, local); g.stroke(); }
 }
 
@@ -158,7 +163,7 @@ function drawPhoto(g: Ctx, layer: ImageLayer, photo: Photo, W: number, H: number
   if (f) {
     if (layer.shadow) { g.shadowColor = layer.shadow.color; g.shadowBlur = layer.shadow.blur; g.shadowOffsetX = layer.shadow.x; g.shadowOffsetY = layer.shadow.y; }
     const fr = { x: -r.w / 2 - f.width, y: -r.h / 2 - f.width, w: r.w + 2 * f.width, h: r.h + f.width + (f.bottom ?? f.width) };
-    g.fillStyle = toStyle(g, f.paint, fr); g.fillRect(fr.x, fr.y, fr.w, fr.h);
+    paintRect(g, f.paint, fr);
     g.shadowColor = 'transparent';
   }
   g.beginPath();

@@ -61,8 +61,9 @@ export function noiseTexture(paint: NoisePaint, width: number, height: number): 
   const stretch = paint.stretch ?? 1;
   const seed = paint.seed ?? 1;
   const octaves = paint.octaves ?? 4;
-  // Grain is per pixel; smooth modes need ~6 samples per feature at most.
-  const step = mode === 'grain' ? 1 : Math.max(1, Math.min(8, Math.floor(scale / 6)));
+  // Grain is per pixel; smooth modes need ~6 samples per feature at most, and
+  // every second pixel is plenty even for the finest (bilinear fills the rest).
+  const step = mode === 'grain' ? 1 : Math.max(2, Math.min(8, Math.floor(scale / 6)));
   const gw = Math.max(2, Math.ceil(width / step) + 1), gh = Math.max(2, Math.ceil(height / step) + 1);
   const lut = rampTable(paint.stops);
   const noise = lattice(seed);

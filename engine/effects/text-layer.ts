@@ -1,7 +1,7 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { fontCss } from './fonts.js';
 import { boxRect } from './background.js';
-import { toStyle, type Ctx, type Rect } from './paint.js';
+import { isTexture, paintRect, toStyle, type Ctx, type Rect } from './paint.js';
 import type { TextLayer } from './template-types.js';
 
 /**
@@ -200,7 +200,7 @@ export function drawTextLayer(g: Ctx, layer: TextLayer, text: string, W: number,
     trace(g, l, 'stroke');
     g.restore();
   }
-  const plain = !layer.bevel && !layer.overlays?.length && !layer.reflection;
+  const plain = !layer.bevel && !layer.overlays?.length && !layer.reflection && !isTexture(layer.fill);
   if (plain) {
     g.fillStyle = fillStyle();
     trace(g, l, 'fill');
@@ -212,8 +212,19 @@ export function drawTextLayer(g: Ctx, layer: TextLayer, text: string, W: number,
   const f = face.getContext('2d');
   f.scale(scale, scale);
   place(f);
-  f.fillStyle = toStyle(f, layer.fill, l.bounds);
-  trace(f, l, 'fill');
+  // Letters (and whatever sticks out of their measured bounds) get the fill.
+  const around = { x: l.bounds.x - em, y: l.bounds.y - em, w: l.bounds.w + 2 * em, h: l.bounds.h + 2 * em };
+  if (isTexture(layer.fill)) {
+    f.fillStyle = '#000000';
+    trace(f, l, 'fill');
+    f.save();
+    f.globalCompositeOperation = 'source-in';
+    paintRect(f, layer.fill, l.bounds, around);
+    f.restore();
+  } else {
+    f.fillStyle = toStyle(f, layer.fill, l.bounds);
+    trace(f, l, 'fill');
+  }
   if (layer.bevel) {
     const b = layer.bevel.size * em;
     f.save();
@@ -231,8 +242,7 @@ export function drawTextLayer(g: Ctx, layer: TextLayer, text: string, W: number,
     f.save();
     f.globalAlpha = o.opacity ?? 1;
     f.globalCompositeOperation = o.blend ?? 'source-atop';
-    f.fillStyle = toStyle(f, o.paint, l.bounds);
-    f.fillRect(l.bounds.x - em, l.bounds.y - em, l.bounds.w + 2 * em, (o.top !== undefined ? l.bounds.h * o.top : l.bounds.h) + em);
+    paintRect(f, o.paint, l.bounds, { ...around, h: (o.top !== undefined ? l.bounds.h * o.top : l.bounds.h) + em });
     f.restore();
   }
   if (layer.overlays?.some((o) => o.blend && o.blend !== 'source-atop')) {
