@@ -1,10 +1,10 @@
 import { createRequire } from 'node:module';
-import { Resolver } from 'node:dns/promises';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import cardValidator from 'card-validator';
 import { isValidBIC, electronicFormatIBAN, friendlyFormatIBAN, validateIBAN, ValidationErrorsIBAN, extractIBAN, isSEPACountry } from 'ibantools';
 import { parse as parseDomain } from 'tldts';
 import { validate as uuidValid, version as uuidVersion } from 'uuid';
+import { isNoData, resolverFor } from './dns.js';
 import type { Operation } from './types.js';
 
 /**
@@ -33,17 +33,16 @@ export const phone: Operation = ({ params }) => {
 const disposable = new Set<string>(createRequire(import.meta.url)('disposable-email-domains'));
 const EMAIL = /^(?=.{1,254}$)(?=.{1,64}@)[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+)$/;
 
-/** MX lookup with a short, bounded timeout; DNS_SERVERS (comma list) picks the resolvers. */
-async function mxRecords(domain: string, servers: string | undefined, timeoutMs: number) {
-  const resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
-  if (servers) resolver.setServers(servers.split(',').map((s) => s.trim()));
+/** MX lookup with a short, bounded timeout. */
+async function mxRecords(domain: string, env: Readonly<Record<string, string>>) {
+  const resolver = resolverFor(env);
   try {
     const records = await resolver.resolveMx(domain);
     return { checked: true, found: records.length > 0, records: records.sort((a, b) => a.priority - b.priority) };
   } catch (err) {
     const code = (err as { code?: string }).code ?? 'ERROR';
     // NODATA/NOTFOUND are answers ("no MX"); anything else means we could not tell
-    const answered = code === 'ENODATA' || code === 'ENOTFOUND';
+    const answered = isNoData(code);
     return { checked: answered, found: answered ? false : null, records: [], error: answered ? undefined : code };
   }
 }
@@ -55,7 +54,7 @@ export const email: Operation = async ({ params, setup }) => {
   const parent = domain.split('.').slice(-2).join('.');
   const isDisposable = disposable.has(domain) || disposable.has(parent);
   const result: Record<string, unknown> = { email: address, validSyntax: Boolean(m), domain: m ? domain : null, disposable: isDisposable };
-  if (m && params.mx) result.mx = await mxRecords(domain, setup.config.env.DNS_SERVERS, 3000);
+  if (m && params.mx) result.mx = await mxRecords(domain, setup.config.env);
   result.valid = Boolean(m) && !isDisposable && (!params.mx || (result.mx as { found: boolean | null }).found !== false);
   return result;
 };

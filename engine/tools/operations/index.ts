@@ -20,6 +20,7 @@ import { obfuscate } from './obfuscate.js';
 import { carbon } from './carbon.js';
 import { htmlObfuscate } from './html-obfuscate.js';
 import { screenshot } from './screenshot.js';
+import { dnsCheck } from './dns.js';
 
 /** The closed table of operations a `transform` manifest may name. */
 export const OPERATIONS: Readonly<Record<string, Operation>> = Object.freeze({
@@ -89,4 +90,5 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = Object.freeze({
   carbon,
   'html-obfuscate': htmlObfuscate,
   screenshot,
+  'dns-check': dnsCheck,
 });
