@@ -41,7 +41,7 @@ export const effect: AdapterKind<EffectConfig> = {
     const loaded = loadTemplates(path.resolve(setup.manifestDir, config.templates)).get(config.slug)!;
     return async (call) => {
       const photo = loaded.template.input.startsWith('image') ? await fetchPhoto(setup, call) : undefined;
-      const result = await renderCached(loaded, renderParams(call.params), photo).catch((err: Error) => {
+      const result = await renderCached(setup, loaded, renderParams(call.params), photo).catch((err: Error) => {
         throw err.message?.startsWith(PHOTO_UNREADABLE) ? invalidParameter('url', `not a supported image, or over ${PHOTO_MAX_PIXELS / 1e6} megapixels`) : err;
       });
       return deliver(setup, call, result, loaded.template.slug);
@@ -57,12 +57,12 @@ export function renderParams(params: Record<string, unknown>): RenderParams {
   return out;
 }
 
-function renderCached(loaded: LoadedTemplate, params: RenderParams, photo?: Buffer): Promise<RenderResult> {
+function renderCached(setup: AdapterSetup, loaded: LoadedTemplate, params: RenderParams, photo?: Buffer): Promise<RenderResult> {
   const key = crypto.createHash('sha256')
     .update(`${loaded.template.slug}\0${loaded.hash}\0${JSON.stringify(params, Object.keys(params).sort())}\0`)
     .update(photo ?? '')
     .digest('hex');
-  return renderCache().get(key, () => renderPool().render({ template: loaded.template, params, photo }));
+  return renderCache().get(key, () => renderPool(setup.config.env).render({ template: loaded.template, params, photo }));
 }
 
 /** Bytes with stream=true, otherwise the envelope with a hosted URL. */

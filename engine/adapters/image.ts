@@ -41,7 +41,7 @@ export const image: AdapterKind<ImageConfig> = {
       const result = await renderCache()
         .get(key, () => (config.op === 'upscale'
           ? upscale(input, (params.model as UpscaleModel | undefined) ?? 'lanczos-2x', (params.format as ImageFormat | undefined) ?? 'png')
-          : renderPool().render({ op: config.op, params, input })))
+          : renderPool(setup.config.env).render({ op: config.op, params, input })))
         .catch((err: Error) => {
           throw err.message?.startsWith(PHOTO_UNREADABLE) ? invalidParameter(param, `not a supported image, or over ${PHOTO_MAX_PIXELS / 1e6} megapixels`) : err;
         });

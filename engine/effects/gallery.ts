@@ -52,7 +52,7 @@ export function registerGalleryRoutes(router: Router, deps: { config: Config; te
     const { template, hash } = loaded;
     const params = { ...PREVIEW_TEXT, size: PREVIEW_WIDTH, format: 'webp' as const };
     const preview = await renderCache().get(`preview\0${slug}\0${hash}`, () =>
-      renderPool().render({ template, params, photo: template.input.startsWith('image') ? photo : undefined }));
+      renderPool(deps.config.env).render({ template, params, photo: template.input.startsWith('image') ? photo : undefined }));
     ctx.set('Cache-Control', 'public, max-age=86400');
     ctx.type = preview.contentType;
     ctx.body = preview.data;

@@ -8,8 +8,9 @@ import { RenderCache } from './render-cache.js';
 let pool: RenderPool | undefined;
 let cache: RenderCache | undefined;
 
-export function renderPool(): RenderPool {
-  pool ??= new RenderPool({ threads: intEnv('EFFECTS_THREADS'), queue: intEnv('EFFECTS_QUEUE') });
+/** The pool, created on first use from EFFECTS_THREADS / EFFECTS_QUEUE in the config's env. */
+export function renderPool(env: Readonly<Record<string, string>> = {}): RenderPool {
+  pool ??= new RenderPool({ threads: intEnv(env.EFFECTS_THREADS), queue: intEnv(env.EFFECTS_QUEUE) });
   return pool;
 }
 
@@ -25,7 +26,7 @@ export async function closeRenderPool(): Promise<void> {
   await p?.close();
 }
 
-function intEnv(name: string): number | undefined {
-  const n = Number(process.env[name]);
+function intEnv(value: string | undefined): number | undefined {
+  const n = Number(value);
   return Number.isInteger(n) && n > 0 ? n : undefined;
 }

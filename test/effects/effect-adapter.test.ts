@@ -19,6 +19,7 @@ function fakeSetup(photo = testPhoto()) {
   const fetched: string[] = [];
   const setup = {
     manifestDir,
+    config: { env: {} },
     files: { put: async (data: Buffer, { ext }: { ext: string }) => { stored.push({ data, ext }); return { url: `http://files.test/${stored.length}.${ext}` }; } },
     http: { fetchUserUrl: async (url: string) => { fetched.push(url); return { body: photo, finalUrl: url }; } },
   } as unknown as AdapterSetup;
