@@ -1,7 +1,8 @@
 import he from 'he';
 import { compileMapping, fillTemplate, type Mapping, type TemplateScope } from '../mapping.js';
-import { ApiError, invalidParameter, notFound, upstreamError } from '../errors.js';
+import { invalidParameter, notFound, upstreamError } from '../errors.js';
 import { parseFeed } from './http-feed.js';
+import { upstreamStatusOf } from '../http/client.js';
 import type { AdapterKind, AdapterSetup, Call } from './types.js';
 
 /**
@@ -101,13 +102,6 @@ function pick(config: HttpConfig, setup: AdapterSetup): Provider | undefined {
   return config.providers.find((p) => upstreamsOf(p).every((u) => setup.upstreams.has(u) && !setup.upstreams.get(u).missing));
 }
 
-/** The status of an upstream's error answer. The shared client names it only in the message ("HTTP 404"). */
-function upstreamStatus(error: unknown): number | undefined {
-  if (!(error instanceof ApiError) || error.code !== 'upstream_error') return undefined;
-  const status = /: HTTP (\d{3})$/.exec(error.message)?.[1];
-  return status ? Number(status) : undefined;
-}
-
 const isEmpty = (value: unknown) => value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
 
 function encodeAll(params: Record<string, unknown>): Record<string, unknown> {
@@ -168,7 +162,7 @@ export const http: AdapterKind<HttpConfig> = {
       try {
         data = spec.format === 'feed' ? await parseFeed(spec.upstream, await setup.http.upstreamText(options)) : await setup.http.upstreamJson(options);
       } catch (error) {
-        if (spec.notFound && upstreamStatus(error) === 404) throw notFound(spec.notFound);
+        if (spec.notFound && upstreamStatusOf(error) === 404) throw notFound(spec.notFound);
         throw error;
       }
       if (request.isValid && !request.isValid(data)) throw upstreamError(spec.upstream, 'unexpected response shape');
