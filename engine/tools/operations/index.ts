@@ -21,6 +21,7 @@ import { carbon } from './carbon.js';
 import { htmlObfuscate } from './html-obfuscate.js';
 import { screenshot } from './screenshot.js';
 import { dnsCheck } from './dns.js';
+import { whois } from './whois.js';
 
 /** The closed table of operations a `transform` manifest may name. */
 export const OPERATIONS: Readonly<Record<string, Operation>> = Object.freeze({
@@ -91,4 +92,5 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = Object.freeze({
   'html-obfuscate': htmlObfuscate,
   screenshot,
   'dns-check': dnsCheck,
+  whois,
 });
