@@ -8,9 +8,9 @@ import os from 'node:os';
 import { loadTemplates } from '../../engine/effects/templates.js';
 import { renderTemplate } from '../../engine/effects/render.js';
 import { RenderPool } from '../../engine/effects/render-pool.js';
-import { testPhoto } from '../../test/effects/support.js';
+import { samplePhoto } from '../../engine/effects/sample-photo.js';
 
-const photo = testPhoto(640, 480);
+const photo = samplePhoto(640, 480);
 const params = { text: 'Manifold', text1: 'Manifold', text2: 'Effects' };
 const all = [...loadTemplates().values()].map((l) => l.template);
 const limit = Number(process.argv[2]) || all.length;
