@@ -22,6 +22,8 @@ import { registerKeyRoutes } from './admin/keys-routes.js';
 import { listing } from './discovery/listing.js';
 import { registerDiscoveryRoutes } from './discovery/routes.js';
 import { registerGalleryRoutes } from './effects/gallery.js';
+import { closeRenderPool } from './effects/shared.js';
+import { closeUpscalePool } from './effects/upscale.js';
 import { createLogger, type Logger } from './log.js';
 import { success } from './envelope.js';
 import { requestContext } from './pipeline/request-context.js';
@@ -94,7 +96,7 @@ export function createEngine(options: EngineOptions): Engine {
     files,
     keys: store,
     async close() {
-      await Promise.allSettled([limiter.close(), cache.close()]);
+      await Promise.allSettled([limiter.close(), cache.close(), closeRenderPool(), closeUpscalePool()]);
       closeDatabase(config.dataDir);
     },
   };
