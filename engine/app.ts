@@ -24,6 +24,7 @@ import { registerDiscoveryRoutes } from './discovery/routes.js';
 import { registerGalleryRoutes } from './effects/gallery.js';
 import { closeRenderPool } from './effects/shared.js';
 import { closeUpscalePool } from './effects/upscale.js';
+import { closeChromium } from './tools/browser/chromium.js';
 import { createLogger, type Logger } from './log.js';
 import { success } from './envelope.js';
 import { requestContext } from './pipeline/request-context.js';
@@ -96,7 +97,7 @@ export function createEngine(options: EngineOptions): Engine {
     files,
     keys: store,
     async close() {
-      await Promise.allSettled([limiter.close(), cache.close(), closeRenderPool(), closeUpscalePool()]);
+      await Promise.allSettled([limiter.close(), cache.close(), closeRenderPool(), closeUpscalePool(), closeChromium()]);
       closeDatabase(config.dataDir);
     },
   };

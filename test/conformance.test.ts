@@ -60,7 +60,8 @@ function assertEnvelopeError(t: Test, answer: Answer, status: number, code: stri
 async function runExample(t: Test, endpoint: Endpoint, example: Example) {
   const served = await engineFor(example.env);
   fixtures.use(example.fixtures ?? [], endpoint.dir);
-  const answer = await callEndpoint(served.url, endpoint, example.params, { key: TEST_KEY, files: example.files });
+  // public endpoints are called the way people use them: without a key
+  const answer = await callEndpoint(served.url, endpoint, example.params, { key: endpoint.public ? undefined : TEST_KEY, files: example.files });
   const expect = example.expect;
   const status = expect.status ?? 200;
   t.equal(answer.status, status, `HTTP ${status}${answer.status !== status ? `: ${answer.bytes.toString('utf8', 0, 300)}` : ''}`);
@@ -88,10 +89,12 @@ for (const endpoint of endpoints) {
     const served = await engineFor();
     t.ok(endpoint.examples.length > 0, 'has at least one example');
 
-    const noKey = await callEndpoint(served.url, endpoint, validParams(endpoint));
-    assertEnvelopeError(t, noKey, 401, 'missing_api_key');
-    const badKey = await callEndpoint(served.url, endpoint, validParams(endpoint), { key: 'not-a-key' });
-    assertEnvelopeError(t, badKey, 401, 'invalid_api_key');
+    if (!endpoint.public) {
+      const noKey = await callEndpoint(served.url, endpoint, validParams(endpoint));
+      assertEnvelopeError(t, noKey, 401, 'missing_api_key');
+      const badKey = await callEndpoint(served.url, endpoint, validParams(endpoint), { key: 'not-a-key' });
+      assertEnvelopeError(t, badKey, 401, 'invalid_api_key');
+    }
 
     for (const [name, spec] of Object.entries(endpoint.params)) {
       if (spec.required && spec.in !== 'file' && spec.in !== 'path') {

@@ -12,6 +12,9 @@ const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-api-k
 
 const MAX_DEPTH = 8;
 
+/** Params an endpoint marks `secret` (card numbers…), on top of the names above. */
+const NONE: ReadonlySet<string> = new Set();
+
 const isSecretName = (name: string) => SECRET_NAMES.has(name.toLowerCase());
 
 const decodedName = (raw: string): string => {
@@ -23,13 +26,14 @@ const decodedName = (raw: string): string => {
 };
 
 /** Redact a `a=1&b=2` query string, keeping everything else byte for byte. */
-export function redactQuery(query: string): string {
+export function redactQuery(query: string, extraNames: ReadonlySet<string> = NONE): string {
   return query
     .split('&')
     .map((pair) => {
       const eq = pair.indexOf('=');
       const name = eq === -1 ? pair : pair.slice(0, eq);
-      return eq !== -1 && isSecretName(decodedName(name)) ? `${name}=${REDACTED}` : pair;
+      const decoded = decodedName(name);
+      return eq !== -1 && (isSecretName(decoded) || extraNames.has(decoded)) ? `${name}=${REDACTED}` : pair;
     })
     .join('&');
 }
@@ -38,15 +42,15 @@ export function redactQuery(query: string): string {
  * Redact the query of a URL, path or bare query string
  * (`/api/x?apikey=k&q=1` → `/api/x?apikey=[redacted]&q=1`). The fragment is kept.
  */
-export function redactUrl(url: string): string {
+export function redactUrl(url: string, extraNames: ReadonlySet<string> = NONE): string {
   const hash = url.indexOf('#');
   const beforeHash = hash === -1 ? url : url.slice(0, hash);
   const fragment = hash === -1 ? '' : url.slice(hash);
   const q = beforeHash.indexOf('?');
-  if (q !== -1) return beforeHash.slice(0, q + 1) + redactQuery(beforeHash.slice(q + 1)) + fragment;
+  if (q !== -1) return beforeHash.slice(0, q + 1) + redactQuery(beforeHash.slice(q + 1), extraNames) + fragment;
   // No '?': a bare query string has '=' and is neither a path nor an absolute URL.
   const bare = beforeHash.includes('=') && !beforeHash.startsWith('/') && !beforeHash.includes('://');
-  return bare ? redactQuery(beforeHash) + fragment : url;
+  return bare ? redactQuery(beforeHash, extraNames) + fragment : url;
 }
 
 /** A copy of a parsed body with secret fields blanked at any depth; the input is not changed. */

@@ -134,6 +134,8 @@ function normalise(m: Manifest, rel: string, dir: string): Endpoint {
     description: m.description ?? m.summary,
     tags: m.tags ?? [],
     body: m.body ?? (method === 'GET' || method === 'DELETE' ? [] : ['json', 'form']),
+    public: m.public ?? false,
+    secretParams: Object.entries(m.params ?? {}).flatMap(([name, spec]) => (spec.secret ? [name, ...(spec.aliases ?? [])] : [])),
     params,
     adapter: { kind: m.adapter.kind, config: m.adapter.config ?? {} },
     response: m.response ?? 'json',

@@ -8,6 +8,7 @@ export interface Manifest {
   description?: string;
   tags?: string[];
   body?: BodyType[];
+  public?: boolean;
   params?: Record<string, ParamSpec>;
   adapter: { kind: string; config?: Record<string, unknown> };
   response?: ResponseKind;
@@ -30,6 +31,7 @@ export interface ParamSpec {
   in?: ParamSource;
   required?: boolean;
   aliases?: string[];
+  secret?: boolean;
   schema: Record<string, unknown>;
   description: string;
   example?: unknown;
@@ -77,6 +79,9 @@ export interface Endpoint {
   description: string;
   tags: string[];
   body: BodyType[];
+  public: boolean;
+  /** Param names (and aliases) whose values are redacted from logs. */
+  secretParams: string[];
   params: Record<string, Required<Pick<ParamSpec, 'in' | 'required' | 'aliases'>> & ParamSpec>;
   adapter: { kind: string; config: Record<string, unknown> };
   response: ResponseKind;

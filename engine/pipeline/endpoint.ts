@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import type { Registry, Route } from '../registry.js';
 import type { Output } from '../adapters/types.js';
 import { ApiError, unavailable } from '../errors.js';
-import { authenticate, type AuthDeps } from '../auth/authenticate.js';
+import { authenticate, type AuthDeps, type Principal } from '../auth/authenticate.js';
 import { enforceRateLimit } from '../limits/enforce-rate-limit.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { ResultCache } from '../cache.js';
@@ -47,7 +47,8 @@ export function endpointDispatch(deps: EndpointDeps): Middleware {
     const { endpoint } = route;
     try {
       await bodies.parse(ctx, endpoint);
-      const principal = authenticate(ctx, deps.auth);
+      ctx.state.secretParams = endpoint.secretParams;
+      const principal = endpoint.public ? anonymous(ctx, deps.config) : authenticate(ctx, deps.auth);
       await enforceRateLimit(ctx, deps.limiter, principal);
       const body = (ctx.request.body ?? {}) as Record<string, unknown>;
       const raw = collectParams(endpoint, { query: ctx.query, body: { ...ctx.query, ...body }, path: match.pathParams });
@@ -60,6 +61,9 @@ export function endpointDispatch(deps: EndpointDeps): Middleware {
     }
   };
 }
+
+/** Public endpoints (no key) count against a budget per client address. */
+const anonymous = (ctx: Context, config: Config): Principal => ({ keyId: `ip:${ctx.ip}`, tier: 'personal', rpm: config.personalKeyRpm });
 
 /** Run the adapter under the endpoint's timeout, concurrency gate and cache; abort it if the client leaves. */
 async function execute(ctx: Context, deps: EndpointDeps, route: Route, params: Record<string, unknown>, gate?: Gate): Promise<Output> {

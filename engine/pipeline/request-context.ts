@@ -48,7 +48,7 @@ export function requestContext(config: Config, log: Logger): Middleware {
     } finally {
       if (config.logRequests) {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        log.info({ requestId: id, method: ctx.method, url: redactUrl(ctx.originalUrl), status: ctx.status, ms: Math.round(ms * 10) / 10 });
+        log.info({ requestId: id, method: ctx.method, url: redactUrl(ctx.originalUrl, new Set((ctx.state.secretParams as string[] | undefined) ?? [])), status: ctx.status, ms: Math.round(ms * 10) / 10 });
       }
     }
   };

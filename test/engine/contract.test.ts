@@ -137,7 +137,7 @@ t.test('a failing handler is a 500 envelope without a stack', async (t) => {
 t.test('family items share one compiled param validator', async (t) => {
   const familyMembers = endpoints.filter((e) => e.path.startsWith('/api/test/') && ['one', 'two', 'three'].includes(e.path.split('/').pop()!));
   t.equal(familyMembers.length, 3);
-  // 5 distinct param schemas among 8 endpoints (the family shares one; two take no params)
+  // at most 5 distinct param schemas among 9 endpoints (the family shares one; two take no params)
   t.ok(compiledSchemaCount() - before <= 5, `compiled ${compiledSchemaCount() - before} schemas`);
   const res = await get(`/api/test/two?${key}&text=hi`);
   t.equal((await res.json()).result, 2);
@@ -160,4 +160,15 @@ t.test('built-in routes answer 405 with Allow too', async (t) => {
   t.equal(res.status, 405);
   t.match(res.headers.get('allow'), /GET/);
   t.match(await res.json(), { error: 'method_not_allowed' });
+});
+
+t.test('params marked secret are redacted from the log line', async (t) => {
+  const { redactUrl } = await import('../../engine/auth/redact.js');
+  t.equal(redactUrl('/api/checker/card?number=4111111111111111&apikey=k&x=1', new Set(['number'])), '/api/checker/card?number=[redacted]&apikey=[redacted]&x=1');
+});
+
+t.test('public endpoints need no key and count against a per-address budget', async (t) => {
+  const res = await get('/api/test/open');
+  t.equal(res.status, 200);
+  t.ok(res.headers.get('ratelimit-limit'), 'still rate limited');
 });

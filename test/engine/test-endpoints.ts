@@ -47,8 +47,8 @@ examples: [{ params: { q: x }, expect: {} }]
   'broken.yaml': `
 path: /api/test/broken
 category: search
-summary: Mapping that fails at run time
-adapter: { kind: http, config: { providers: [{ upstream: local, path: /count, result: "abs('not a number')" }] } }
+summary: Mapping of local data that fails at run time (a bug, so 500)
+adapter: { kind: dataset, config: { file: data/words.json, result: "abs(word)" } }
 examples: [{ params: {}, expect: {} }]
 `,
   'needs-env.yaml': `
@@ -56,6 +56,14 @@ path: /api/test/needs-env
 category: tools
 summary: Needs a variable that is not set
 requires: { env: [SOME_UNSET_VARIABLE], bin: [definitely-not-a-binary-xyz] }
+adapter: { kind: dataset, config: { file: data/words.json } }
+examples: [{ params: {}, expect: {} }]
+`,
+  'open.yaml': `
+path: /api/test/open
+category: tempgen
+summary: Public, no key
+public: true
 adapter: { kind: dataset, config: { file: data/words.json } }
 examples: [{ params: {}, expect: {} }]
 `,
