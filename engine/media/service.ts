@@ -37,7 +37,7 @@ export class MediaService {
   readonly settings: MediaSettings;
   readonly slots: JobSlots;
   readonly cache: MediaFileCache;
-  private readonly infos = new Map<string, { at: number; info: Promise<YtInfo> }>();
+  private readonly infos = new Map<string, { at: number; info: Promise<YtInfo>; signal: AbortSignal }>();
   private readonly tempDir: string;
   private readonly proxy: Promise<EgressProxy>;
 
@@ -145,11 +145,16 @@ export class MediaService {
     let entry = this.infos.get(url);
     if (!entry) {
       const info = this.egress().then((egress) => runInfo(this.settings.ytdlp, infoArgs(url, { proxy: egress.url }), signal, egress.refusal));
-      entry = { at: now, info };
+      entry = { at: now, info, signal };
       this.infos.set(url, entry);
-      entry.info.catch(() => this.infos.delete(url)); // failures are not reused
+      info.catch(() => this.infos.delete(url)); // failures are not reused
     }
-    return entry.info;
+    const { info, signal: starter } = entry;
+    // when the caller who started the run has left (and this one has not), run again for this one
+    return info.catch((error: unknown) => {
+      if (starter === signal || signal.aborted || !starter.aborted) throw error;
+      return this.resolve(url, signal);
+    });
   }
 
   /**

@@ -175,3 +175,17 @@ t.test('a full queue answers 503 overloaded', async (t) => {
   }
   t.ok(await until(() => liveChildren().length === 0), 'the first job was killed with its client');
 });
+
+t.test('an error after the first byte aborts the connection (no clean end, no envelope)', async (t) => {
+  // the 20-minute source (~5 MB) passes the cap, its MP3 (~19 MB) crosses it mid-stream
+  const capped = await start({ MEDIA_MAX_BYTES: String(8_000_000) });
+  const res = await get(capped, '/api/download/aio', { url: media.url('long.webm'), format: 'mp3', stream: 'true' });
+  t.equal(res.status, 200, 'the stream had started');
+  let received = 0;
+  const read = (async () => {
+    for await (const chunk of res.body!) received += (chunk as Uint8Array).length;
+  })();
+  await t.rejects(read, 'the body ends with an error, not a clean end');
+  t.ok(received > 0 && received <= 8_000_000, `bytes arrived first (${received})`);
+  t.ok(await until(() => liveChildren().length === 0), 'the job is gone');
+});

@@ -1,6 +1,7 @@
 /**
- * URL gates of every downloader manifest: the param example is accepted, the wrong-site
- * example refused, and no platform accepts another platform's example URL.
+ * URL gates of every downloader manifest: the param example and the URLs of success
+ * examples are accepted, unsupported_url examples refused, and no platform accepts
+ * another platform's example URL.
  */
 import t from 'tap';
 import { ENDPOINTS_DIR } from '../../engine/app.js';
@@ -18,7 +19,11 @@ for (const endpoint of gated) {
     const matcher = matcherOf(endpoint);
     const example = endpoint.params.url.example as string;
     t.ok(matcher.matches(example), `accepts its example ${example}`);
-    for (const ex of endpoint.examples) t.notOk(matcher.matches(String(ex.params.url)), `refuses ${ex.params.url}`);
+    for (const ex of endpoint.examples) {
+      const url = String(ex.params.url);
+      if (ex.expect.error === 'unsupported_url') t.notOk(matcher.matches(url), `refuses ${url}`);
+      else t.ok(matcher.matches(url), `accepts ${url}`);
+    }
     for (const other of gated) {
       if (siteOf(other) === siteOf(endpoint)) continue;
       const url = other.params.url.example as string;
