@@ -91,6 +91,29 @@ function profileFor(target: Target, inputs: YtFormat[], probes: (Probe | undefin
   };
 }
 
+/** Wait for a spooling yt-dlp, killing it once its file passes `maxBytes`. */
+async function spoolWithCap(tool: Tool, file: string, maxBytes: number): Promise<void> {
+  let over = false;
+  const watch = setInterval(() => {
+    fs.stat(file, (error, stat) => {
+      if (!error && stat.size > maxBytes) {
+        over = true;
+        tool.kill();
+      }
+    });
+  }, 200);
+  try {
+    await tool.exited;
+  } catch (error) {
+    throw over ? tooLarge(maxBytes)() : error;
+  } finally {
+    clearInterval(watch);
+  }
+  const size = await fs.promises.stat(file).then((s) => s.size, () => undefined);
+  if (size === undefined) throw upstreamError('yt-dlp', 'it wrote no file');
+  if (over || size > maxBytes) throw tooLarge(maxBytes)();
+}
+
 export async function probe(settings: MediaSettings, file: string, signal: AbortSignal): Promise<Probe> {
   try {
     return parseProbe(await captureTool(settings.ffprobe, ffprobeArgs(file), { signal }));
@@ -105,8 +128,8 @@ export async function convert(job: ConversionJob, output: { file: string } | { s
   const tools: Tool[] = [];
   const killAll = () => tools.forEach((t) => t.kill());
   signal.addEventListener('abort', killAll, { once: true });
-  const fetcher = (format: YtFormat) => {
-    const tool = startTool(settings.ytdlp, fetchArgs(job.infoFile, format.format_id, { proxy: job.proxy?.url }), { signal });
+  const fetcher = (format: YtFormat, file?: string) => {
+    const tool = startTool(settings.ytdlp, fetchArgs(job.infoFile, format.format_id, { proxy: job.proxy?.url, output: file }), { signal });
     tools.push(tool);
     return tool;
   };
@@ -120,8 +143,8 @@ export async function convert(job: ConversionJob, output: { file: string } | { s
     for (const [i, format] of choice.inputs.entries()) {
       if (pipeable(format) && durationKnown) continue;
       const file = path.join(job.dir, `input-${i}`);
-      const tool = fetcher(format);
-      await Promise.all([pipeline(tool.proc.stdout!, cap(), fs.createWriteStream(file), { signal }), tool.exited]);
+      // yt-dlp writes the file itself (the bytes never pass through this process); a watch on its size enforces the cap
+      await spoolWithCap(fetcher(format, file), file, settings.maxBytes);
       spooled[i] = file;
       probes[i] = await probe(settings, file, signal);
       if ((probes[i]!.duration ?? 0) > settings.maxDurationS) throw tooLong(settings.maxDurationS);

@@ -81,12 +81,12 @@ export const searchArgs = (query: string, options: { proxy?: string } = {}): str
 ];
 
 /**
- * Fetch one format of an already-resolved item to stdout. `--load-info-json`
- * reuses the first resolution instead of extracting the page a second time. No
- * `--max-filesize`: yt-dlp skips an oversized file with exit code 0 and no bytes,
- * so the size limit is the byte cap on its stdout instead (a clear 400).
+ * Fetch one format of an already-resolved item to `output` (a file, or `-` for
+ * stdout). `--load-info-json` reuses the first resolution instead of extracting
+ * the page a second time. No `--max-filesize`: yt-dlp skips an oversized file with
+ * exit code 0 and no bytes, so the caller enforces the size limit (a clear 400).
  */
-export const fetchArgs = (infoFile: string, formatId: string, options: { proxy?: string } = {}): string[] => [
+export const fetchArgs = (infoFile: string, formatId: string, options: { proxy?: string; output?: string } = {}): string[] => [
   ...COMMON,
   ...proxyArgs(options.proxy),
   '--quiet',
@@ -94,8 +94,9 @@ export const fetchArgs = (infoFile: string, formatId: string, options: { proxy?:
   infoFile,
   '--format',
   formatId,
+  '--no-part',
   '--output',
-  '-',
+  options.output ?? '-',
 ];
 
 /** Map a yt-dlp failure to the error a client should see; stderr is summarised, never echoed. */
