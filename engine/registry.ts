@@ -66,8 +66,13 @@ function missingRequirement(endpoint: Endpoint, setup: AdapterSetup): string | u
 
 const pathCache = new Map<string, boolean>();
 
-/** Is an executable on PATH (or is the name an env var naming a binary, e.g. YTDLP_PATH)? */
+/**
+ * Is an executable available: named by its override variable (`yt-dlp` → YTDLP_PATH,
+ * `ffmpeg` → FFMPEG_PATH) when that is set, else found on PATH?
+ */
 export function onPath(bin: string, env: Readonly<Record<string, string>>): boolean {
+  const override = env[`${bin.replace(/[^A-Za-z0-9]/g, '').toUpperCase()}_PATH`];
+  if (override) return executable(override);
   const key = `${bin}\0${env.PATH ?? ''}`;
   let found = pathCache.get(key);
   if (found === undefined) {

@@ -172,3 +172,11 @@ t.test('public endpoints need no key and count against a per-address budget', as
   t.equal(res.status, 200);
   t.ok(res.headers.get('ratelimit-limit'), 'still rate limited');
 });
+
+t.test('a binary is found on PATH or through its *_PATH override', async (t) => {
+  const { onPath } = await import('../../engine/registry.js');
+  t.ok(onPath('node', { PATH: process.env.PATH! }));
+  t.notOk(onPath('yt-dlp', { PATH: '/nonexistent' }));
+  t.ok(onPath('yt-dlp', { PATH: '/nonexistent', YTDLP_PATH: process.execPath }), 'YTDLP_PATH names it');
+  t.notOk(onPath('yt-dlp', { PATH: process.env.PATH!, YTDLP_PATH: '/nonexistent/yt-dlp' }), 'a wrong override is not papered over by PATH');
+});
