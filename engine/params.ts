@@ -29,7 +29,11 @@ export function paramsSchema(endpoint: Endpoint): Record<string, unknown> {
   return { type: 'object', properties, required };
 }
 
+const byEndpoint = new WeakMap<Endpoint, ValidateFunction>();
+
 export function validatorFor(endpoint: Endpoint): ValidateFunction {
+  const known = byEndpoint.get(endpoint);
+  if (known) return known;
   const schema = paramsSchema(endpoint);
   const key = canonical(schema);
   let validate = compiled.get(key);
@@ -37,6 +41,7 @@ export function validatorFor(endpoint: Endpoint): ValidateFunction {
     validate = ajv.compile(schema);
     compiled.set(key, validate);
   }
+  byEndpoint.set(endpoint, validate);
   return validate;
 }
 

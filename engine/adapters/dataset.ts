@@ -70,7 +70,8 @@ export const dataset: AdapterKind<DatasetConfig> = {
         const answer = await live(params, signal).catch(() => undefined);
         if (answer !== undefined && answer !== null && answer !== '') return { type: 'json', result: answer };
       }
-      const matching = config.filter ? items.filter((item) => matches(item, config.filter!, params)) : items;
+      const filtering = config.filter && Object.values(config.filter).some((param) => params[param] !== undefined);
+      const matching = filtering ? items.filter((item) => matches(item, config.filter!, params)) : items;
       if (matching.length === 0) throw new ApiError(404, 'not_found', 'No entry matches the given parameters');
       return { type: 'json', result: toResult(config.pick === 'all' ? matching : random(matching)) };
     };

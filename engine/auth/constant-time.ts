@@ -9,5 +9,16 @@ export const sha256 = (value: string): Buffer => crypto.createHash('sha256').upd
  * needs equal lengths, and comparing lengths directly would leak the secret's length.
  */
 export function secretEquals(presented: string, expected: string): boolean {
-  return crypto.timingSafeEqual(sha256(presented), sha256(expected));
+  return crypto.timingSafeEqual(sha256(presented), expectedDigest(expected));
+}
+
+/** Expected secrets are a handful of configured values (test key, admin token): hash each once. */
+const expectedDigests = new Map<string, Buffer>();
+function expectedDigest(expected: string): Buffer {
+  let digest = expectedDigests.get(expected);
+  if (!digest) {
+    if (expectedDigests.size > 32) expectedDigests.clear();
+    expectedDigests.set(expected, (digest = sha256(expected)));
+  }
+  return digest;
 }

@@ -1,4 +1,4 @@
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import type { SsrfGuard } from '../../http/ssrf-guard.js';
 
 /**
@@ -19,7 +19,8 @@ export function chromiumPath(env: Readonly<Record<string, string>>): string {
 async function browser(executablePath: string): Promise<Browser> {
   const existing = launching && (await launching.catch(() => undefined));
   if (existing?.isConnected()) return existing;
-  launching = chromium.launch({ executablePath, args: ARGS });
+  // imported on first use: playwright-core is large and most processes never launch a browser
+  launching = import('playwright-core').then(({ chromium }) => chromium.launch({ executablePath, args: ARGS }));
   return launching;
 }
 

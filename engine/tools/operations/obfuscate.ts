@@ -1,6 +1,10 @@
-import JavaScriptObfuscator from 'javascript-obfuscator';
+import { createRequire } from 'node:module';
 import { invalidParameter } from '../../errors.js';
 import type { Operation } from './types.js';
+
+// loaded on first use: it is a large library and most processes never obfuscate anything
+const require = createRequire(import.meta.url);
+let obfuscator: typeof import('javascript-obfuscator') | undefined;
 
 /**
  * JavaScript obfuscation (javascript-obfuscator): renamed identifiers, an encoded
@@ -8,7 +12,8 @@ import type { Operation } from './types.js';
  */
 export function obfuscateJs(code: string, param = 'code'): string {
   try {
-    return JavaScriptObfuscator.obfuscate(code, {
+    obfuscator ??= require('javascript-obfuscator') as typeof import('javascript-obfuscator');
+    return obfuscator.obfuscate(code, {
       compact: true,
       controlFlowFlattening: true,
       controlFlowFlatteningThreshold: 0.5,

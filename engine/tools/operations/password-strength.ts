@@ -1,19 +1,25 @@
-import { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import * as common from '@zxcvbn-ts/language-common';
-import * as english from '@zxcvbn-ts/language-en';
+import { createRequire } from 'node:module';
+import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import type { Operation } from './types.js';
 
-/** zxcvbn strength estimate with the common and English dictionaries, loaded once. */
-const zxcvbn = new ZxcvbnFactory({
-  translations: english.translations,
-  graphs: common.adjacencyGraphs,
-  dictionary: { ...common.dictionary, ...english.dictionary },
-});
+const require = createRequire(import.meta.url);
+let factory: ZxcvbnFactory | undefined;
+
+/** zxcvbn with the common and English dictionaries, loaded on first use (they are large). */
+function zxcvbn(): ZxcvbnFactory {
+  if (!factory) {
+    const { ZxcvbnFactory: Factory } = require('@zxcvbn-ts/core') as typeof import('@zxcvbn-ts/core');
+    const common = require('@zxcvbn-ts/language-common') as typeof import('@zxcvbn-ts/language-common');
+    const english = require('@zxcvbn-ts/language-en') as typeof import('@zxcvbn-ts/language-en');
+    factory = new Factory({ translations: english.translations, graphs: common.adjacencyGraphs, dictionary: { ...common.dictionary, ...english.dictionary } });
+  }
+  return factory;
+}
 
 const LABELS = ['very weak', 'weak', 'fair', 'strong', 'very strong'];
 
 export const passwordStrength: Operation = ({ params }) => {
-  const r = zxcvbn.check(params.password);
+  const r = zxcvbn().check(params.password);
   return {
     score: r.score,
     strength: LABELS[r.score],
