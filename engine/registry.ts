@@ -57,9 +57,12 @@ export function buildRegistry(endpoints: Endpoint[], setupFor: SetupFactory): Re
 }
 
 function missingRequirement(endpoint: Endpoint, setup: AdapterSetup): string | undefined {
-  const env = endpoint.requires.env.filter((name) => setup.config.env[name] === undefined);
-  if (env.length) return `${env.join(', ')} not set`;
-  const bins = endpoint.requires.bin.filter((bin) => !onPath(bin, setup.config.env));
+  const unset = endpoint.requires.env.filter((name) => setup.config.env[name] === undefined);
+  if (unset.length) return `${unset.join(', ')} not set`;
+  const env = setup.config.env;
+  const badOverride = endpoint.requires.bin.map((bin) => [overrideVar(bin), env[overrideVar(bin)]]).find(([, value]) => value && !executable(value));
+  if (badOverride) return `${badOverride[0]} (${badOverride[1]}) is not an executable`;
+  const bins = endpoint.requires.bin.filter((bin) => !onPath(bin, env));
   if (bins.length) return `${bins.join(', ')} not installed`;
   return undefined;
 }
@@ -71,7 +74,7 @@ const pathCache = new Map<string, boolean>();
  * `ffmpeg` → FFMPEG_PATH) when that is set, else found on PATH?
  */
 export function onPath(bin: string, env: Readonly<Record<string, string>>): boolean {
-  const override = env[`${bin.replace(/[^A-Za-z0-9]/g, '').toUpperCase()}_PATH`];
+  const override = env[overrideVar(bin)];
   if (override) return executable(override);
   const key = `${bin}\0${env.PATH ?? ''}`;
   let found = pathCache.get(key);
@@ -82,6 +85,9 @@ export function onPath(bin: string, env: Readonly<Record<string, string>>): bool
   }
   return found;
 }
+
+/** The variable that names a binary's location: `yt-dlp` → YTDLP_PATH. */
+const overrideVar = (bin: string) => `${bin.replace(/[^A-Za-z0-9]/g, '').toUpperCase()}_PATH`;
 
 function executable(file: string): boolean {
   try {
