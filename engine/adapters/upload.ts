@@ -28,6 +28,7 @@ export const upload: AdapterKind<UploadConfig> = {
       if (file.size === 0) throw invalidParameter(config.field, 'the file is empty');
       const facts = await inspectFile(file.path, file.name);
       const stored = await setup.files.adopt(file.path, { ext: facts.ext, sha256: facts.sha256, size: facts.size });
+      await setup.files.pin(stored.name);
       return {
         type: 'json',
         result: { url: stored.url, name: file.name, size: facts.size, mime: facts.mime, ext: facts.ext, sha256: facts.sha256 },

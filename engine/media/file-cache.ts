@@ -131,10 +131,8 @@ export class MediaFileCache {
   private drop(row: Row): number {
     this.db.prepare('DELETE FROM media_files WHERE key = ?').run(row.key);
     if (this.db.prepare('SELECT 1 FROM media_files WHERE name = ?').get(row.name)) return 0;
-    const file = this.files.locate(row.name);
-    if (!file) return 0;
-    fs.rmSync(file, { force: true });
-    return 1;
+    // an upload of the same bytes pins the file: its permanent URL must keep working
+    return this.files.removeUnpinned(row.name) ? 1 : 0;
   }
 
   private describe(row: Row): CachedFile {

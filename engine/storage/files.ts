@@ -23,6 +23,13 @@ export interface FileStore {
   adopt(tempPath: string, options: { ext: string; sha256: string; size: number }): Promise<StoredFile>;
   /** Absolute path of a stored file by name, or undefined. */
   locate(name: string): string | undefined;
+  /**
+   * Mark a file permanent (an upload's URL must never break). Content addressing means
+   * one file can be both an upload and, say, a downloader's expiring cache entry.
+   */
+  pin(name: string): Promise<void>;
+  /** Delete a file that nobody pinned (expiring caches); true if it was deleted. */
+  removeUnpinned(name: string): boolean;
   /** Directory for temp files on the same filesystem (so adopt is a rename). */
   tempDir: string;
 }
@@ -32,7 +39,10 @@ const NAME = /^[a-f0-9]{64}\.[a-z0-9]{1,10}$/;
 export function createFileStore(dataDir: string, publicBaseUrl: string): FileStore {
   const root = path.join(dataDir, 'files');
   const tempDir = path.join(dataDir, 'tmp');
+  // pins live beside the store, not in it, so files/ holds exactly the hosted files
+  const pins = path.join(dataDir, 'pinned-files');
   fs.mkdirSync(root, { recursive: true });
+  fs.mkdirSync(pins, { recursive: true });
   fs.mkdirSync(tempDir, { recursive: true });
   const where = (name: string) => path.join(root, name.slice(0, 2), name);
   const describe = (sha256: string, ext: string, size: number): StoredFile => {
@@ -68,6 +78,14 @@ export function createFileStore(dataDir: string, publicBaseUrl: string): FileSto
       if (!NAME.test(name)) return undefined;
       const target = where(name);
       return fs.existsSync(target) ? target : undefined;
+    },
+    async pin(name) {
+      if (NAME.test(name)) await fs.promises.writeFile(path.join(pins, name), '');
+    },
+    removeUnpinned(name) {
+      if (!NAME.test(name) || fs.existsSync(path.join(pins, name)) || !fs.existsSync(where(name))) return false;
+      fs.rmSync(where(name), { force: true });
+      return true;
     },
   };
 }
