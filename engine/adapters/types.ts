@@ -48,6 +48,8 @@ export interface Call {
   requestId: string;
   /** Files from a multipart body, by field name. */
   files?: Record<string, UploadedFile>;
+  /** Who is asking (for request-info tools): address as Koa sees it (TRUST_PROXY) and raw headers — never log these. */
+  client?: { ip: string; headers: Record<string, string | string[] | undefined> };
 }
 
 export interface UploadedFile {

@@ -80,6 +80,7 @@ async function execute(ctx: Context, deps: EndpointDeps, route: Route, params: R
     baseUrl: deps.config.publicBaseUrl,
     requestId: ctx.state.requestId as string,
     files: uploadedFiles(ctx),
+    client: { ip: ctx.ip, headers: ctx.headers },
   };
   const run = () => route.handler!(call);
   const gated = gate ? () => gate.run(run) : run;

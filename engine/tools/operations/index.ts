@@ -70,6 +70,7 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = Object.freeze({
   reverse: text.reverseText,
   fancy: fancyText,
   'user-agent': web.userAgent,
+  'request-info': web.requestInfo,
   'jwt-decode': web.jwtDecode,
   'url-parse': web.urlParse,
   'number-base': web.numberBase,

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { UAParser } from 'ua-parser-js';
 import { invalidParameter } from '../../errors.js';
+import { redactHeaders } from '../../auth/redact.js';
 import type { Operation } from './types.js';
 
 /** Web developer helpers: user agents, JWTs, URLs, number bases. */
@@ -9,6 +10,24 @@ export const userAgent: Operation = ({ params }) => {
   const { browser, engine, os, device, cpu } = new UAParser(params.ua).getResult();
   const isBot = /bot|crawler|spider|slurp|curl|wget|python-requests|httpclient/i.test(params.ua);
   return { ua: params.ua, browser: { ...browser }, engine: { ...engine }, os: { ...os }, device: { ...device }, cpu: { ...cpu }, isBot };
+};
+
+/** What the server sees of the caller: address, parsed user agent, headers (credentials blanked). */
+export const requestInfo: Operation = ({ call }) => {
+  const headers = call.client?.headers ?? {};
+  const ua = String(headers['user-agent'] ?? '');
+  const { browser, os, device } = new UAParser(ua).getResult();
+  const ip = (call.client?.ip ?? '').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+  return {
+    ip,
+    ipVersion: ip.includes(':') ? 6 : 4,
+    userAgent: ua,
+    browser: { ...browser },
+    os: { ...os },
+    device: { ...device },
+    acceptLanguage: headers['accept-language'] ?? null,
+    headers: redactHeaders(headers),
+  };
 };
 
 function decodePart(part: string, which: string): Record<string, unknown> {
