@@ -1,10 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { Ajv } from 'ajv';
-import addFormats from 'ajv-formats';
 import schema from './upstreams.schema.json' with { type: 'json' };
-import { ManifestError, describe } from './manifest/load.js';
+import { ManifestError, describe, schemaAjv } from './manifest/load.js';
 
 /** An upstream as declared in endpoints/upstreams/<name>.yaml. */
 export interface UpstreamSpec {
@@ -28,9 +26,7 @@ export interface Upstream {
   query: Record<string, string>;
 }
 
-const ajv = new Ajv({ strict: false });
-addFormats.default(ajv);
-const validate = ajv.compile<UpstreamSpec>(schema);
+const validate = schemaAjv.compile<UpstreamSpec>(schema);
 
 export function loadUpstreamSpecs(dir: string): UpstreamSpec[] {
   if (!fs.existsSync(dir)) return [];

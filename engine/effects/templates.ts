@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
-import { Ajv } from 'ajv';
+import { schemaAjv } from '../manifest/load.js';
 import { FONTS } from './fonts.js';
 import type { Template } from './template-types.js';
 
@@ -12,7 +12,7 @@ import type { Template } from './template-types.js';
 export const TEMPLATES_DIR = fileURLToPath(new URL('../../templates', import.meta.url));
 
 const schema = JSON.parse(fs.readFileSync(new URL('./template.schema.json', import.meta.url), 'utf8'));
-const validate = new Ajv({ allErrors: false, strict: false }).compile(schema);
+const validate = schemaAjv.compile(schema);
 
 export interface LoadedTemplate {
   template: Template;

@@ -23,10 +23,11 @@ export class ManifestError extends Error {
 /** Folders under endpoints/ that hold data, not manifests. */
 const NON_MANIFEST_DIRS = new Set(['fixtures', 'data', 'upstreams']);
 
-const metaAjv = new Ajv({ allErrors: false, strict: false, useDefaults: false });
-addFormats.default(metaAjv);
-const validateManifest = metaAjv.compile<Manifest>(metaSchema);
-const validateFamily = metaAjv.compile({ ...metaSchema.properties.family, definitions: metaSchema.definitions });
+/** The one validator for project data files against their schemas (manifests, upstreams, effect templates). */
+export const schemaAjv = new Ajv({ allErrors: false, strict: false, useDefaults: false });
+addFormats.default(schemaAjv);
+const validateManifest = schemaAjv.compile<Manifest>(metaSchema);
+const validateFamily = schemaAjv.compile({ ...metaSchema.properties.family, definitions: metaSchema.definitions });
 
 export function findManifestFiles(root: string): string[] {
   const out: string[] = [];
