@@ -4,7 +4,7 @@ import { openDatabase } from '../storage/database.js';
 import { ConversationMemory, type ChatMessage } from '../ai/memory.js';
 import { complete, generateImage, streamChat, type ContentPart, type Message } from '../ai/openai-api.js';
 import { modelRegistry, resolveModel, type ModelKind, type Resolution } from '../ai/registry.js';
-import type { AdapterKind, AdapterSetup } from './types.js';
+import { json, type AdapterKind, type AdapterSetup } from './types.js';
 
 /**
  * AI through any OpenAI-compatible server. Models are named by alias and resolved with
@@ -110,7 +110,7 @@ export const ai: AdapterKind<AiConfig> = {
     return 'missing' in resolution ? resolution.missing : undefined;
   },
   create(config, setup) {
-    if (config.task === 'models') return async () => ({ type: 'json', result: listModels(setup) });
+    if (config.task === 'models') return async () => json(listModels(setup));
     const fixed = defaultRoute(config, setup);
     const deps = { http: setup.http, upstreams: setup.upstreams };
     const timeoutMs = setup.endpoint.limits.timeoutMs;
@@ -132,7 +132,7 @@ export const ai: AdapterKind<AiConfig> = {
       if (config.task === 'image') {
         const image = await generateImage(deps, { route, prompt: text, size: config.size, timeoutMs, signal });
         const url = image.url ?? (await setup.files.put(image.png!, { ext: 'png' })).url;
-        return { type: 'json', result: url };
+        return json(url);
       }
 
       const imageUrl = config.image ? params[config.image] : undefined;
@@ -158,7 +158,7 @@ export const ai: AdapterKind<AiConfig> = {
       }
       const answer = await complete(deps, request);
       remember(answer);
-      return { type: 'json', result: answer };
+      return json(answer);
     };
   },
 };

@@ -3,7 +3,7 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { compileMapping, fillTemplate } from '../mapping.js';
 import { ApiError } from '../errors.js';
-import type { AdapterKind, AdapterSetup } from './types.js';
+import { json, type AdapterKind, type AdapterSetup } from './types.js';
 
 /**
  * Local data sets shipped with the project (quotes, jokes, facts…): pick a random
@@ -68,12 +68,12 @@ export const dataset: AdapterKind<DatasetConfig> = {
     return async ({ params, signal }) => {
       if (live) {
         const answer = await live(params, signal).catch(() => undefined);
-        if (answer !== undefined && answer !== null && answer !== '') return { type: 'json', result: answer };
+        if (answer !== undefined && answer !== null && answer !== '') return json(answer);
       }
       const filtering = config.filter && Object.values(config.filter).some((param) => params[param] !== undefined);
       const matching = filtering ? items.filter((item) => matches(item, config.filter!, params)) : items;
       if (matching.length === 0) throw new ApiError(404, 'not_found', 'No entry matches the given parameters');
-      return { type: 'json', result: toResult(config.pick === 'all' ? matching : random(matching)) };
+      return json(toResult(config.pick === 'all' ? matching : random(matching)));
     };
   },
 };

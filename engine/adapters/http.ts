@@ -3,7 +3,7 @@ import { compileMapping, fillTemplate, type Mapping, type TemplateScope } from '
 import { invalidParameter, notFound, upstreamError } from '../errors.js';
 import { parseFeed } from './http-feed.js';
 import { upstreamStatusOf } from '../http/client.js';
-import type { AdapterKind, AdapterSetup, Call } from './types.js';
+import { json, type AdapterKind, type AdapterSetup, type Call } from './types.js';
 
 /**
  * Upstream JSON APIs (and RSS/Atom feeds) described entirely in the manifest: a request
@@ -195,13 +195,13 @@ export const http: AdapterKind<HttpConfig> = {
     const each = provider.each;
     const merge = compileMapping(each?.merge);
     return async (call) => {
-      if (!each) return { type: 'json', result: await run(call, call.params) };
+      if (!each) return json(await run(call, call.params));
       const given = call.params[each.param];
       const values = given === undefined ? each.values : [given];
       const settled = await Promise.allSettled(values.map((value) => run(call, { ...call.params, [each.param]: value })));
       const results = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
       if (results.length === 0) throw (settled[0] as PromiseRejectedResult).reason;
-      return { type: 'json', result: merge(results) };
+      return json(merge(results));
     };
   },
 };

@@ -1,6 +1,6 @@
 import { invalidParameter, notFound } from '../errors.js';
 import { ShortLinkStore } from '../shortener/store.js';
-import type { AdapterKind } from './types.js';
+import { json, type AdapterKind } from './types.js';
 
 /**
  * URL shortener over SQLite. One kind, three actions named by the manifest:
@@ -52,7 +52,7 @@ export const shortener: AdapterKind<ShortenerConfig> = {
         const link = store.create(webUrl(params.url), params.alias);
         if (!link) throw invalidParameter('alias', 'is already taken by another URL');
         const described = describe(link, baseUrl);
-        return { type: 'json', result: config.result === 'object' ? described : described.short };
+        return json(config.result === 'object' ? described : described.short);
       }
       if (config.action === 'redirect') {
         const target = store.click(params.code);
@@ -61,7 +61,7 @@ export const shortener: AdapterKind<ShortenerConfig> = {
       }
       const link = store.get(params.code);
       if (!link) throw notFound('No such short link');
-      return { type: 'json', result: describe(link, baseUrl) };
+      return json(describe(link, baseUrl));
     };
   },
 };

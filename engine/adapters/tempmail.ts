@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { invalidParameter, notFound } from '../errors.js';
 import { tempMailSettings } from '../tempmail/settings.js';
 import { TempMailStore } from '../tempmail/store.js';
-import type { AdapterKind } from './types.js';
+import { json, type AdapterKind } from './types.js';
 
 /**
  * Temp mail endpoints over the SQLite store the SMTP receiver (engine/tempmail/smtp.ts)
@@ -42,21 +42,21 @@ export const tempmail: AdapterKind<TempMailConfig> = {
           const local = params.name ? String(params.name).toLowerCase() : crypto.randomBytes(6).toString('hex');
           const created = store.createAddress(`${local}@${settings.domain}`, settings.ttlSeconds);
           if (!created) throw invalidParameter('name', 'is already in use');
-          return { type: 'json', result: { email: created.address, expiresAt: created.expiresAt, ttlSeconds: settings.ttlSeconds } };
+          return json({ email: created.address, expiresAt: created.expiresAt, ttlSeconds: settings.ttlSeconds });
         }
         case 'inbox':
-          return { type: 'json', result: store.inbox(mailbox(params.email)).map((m) => ({ ...m, messageid: m.id })) };
+          return json(store.inbox(mailbox(params.email)).map((m) => ({ ...m, messageid: m.id })));
         case 'message': {
           const message = store.message(mailbox(params.email), params.messageid);
           if (!message) throw notFound('No such message in this inbox');
-          return { type: 'json', result: { ...message, messageid: message.id, body: message.text } };
+          return json({ ...message, messageid: message.id, body: message.text });
         }
         case 'delete-message':
           if (!store.deleteMessage(mailbox(params.email), params.messageid)) throw notFound('No such message in this inbox');
-          return { type: 'json', result: { deleted: true, messageid: params.messageid } };
+          return json({ deleted: true, messageid: params.messageid });
         case 'delete-address':
           store.deleteAddress(mailbox(params.email));
-          return { type: 'json', result: { deleted: true, email: String(params.email).toLowerCase() } };
+          return json({ deleted: true, email: String(params.email).toLowerCase() });
       }
     };
   },

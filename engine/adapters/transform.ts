@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { OPERATIONS } from '../tools/operations/index.js';
 import { FileOutput } from '../tools/operations/types.js';
-import type { AdapterKind, Output } from './types.js';
+import { json, type AdapterKind, type Output } from './types.js';
 
 /**
  * Local tools over libraries (encoders, hashes, formatters, validators, QR…): the
@@ -45,9 +45,9 @@ export const transform: AdapterKind<TransformConfig> = {
         }
         const stored = await setup.files.put(value.data, { ext: value.ext });
         const result = config.fileResult === 'url' ? stored.url : { url: stored.url, size: stored.size, mime: value.contentType, sha256: stored.sha256 };
-        return { type: 'json', result };
+        return json(result);
       }
-      return { type: 'json', result: config.wrap ? { [config.wrap]: value } : value };
+      return json(config.wrap ? { [config.wrap]: value } : value);
     };
   },
 };

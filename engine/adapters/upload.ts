@@ -1,6 +1,6 @@
 import { invalidParameter, missingParameter } from '../errors.js';
 import { inspectFile } from '../uploads/inspect.js';
-import type { AdapterKind } from './types.js';
+import { json, type AdapterKind } from './types.js';
 
 /**
  * File hosting. The engine's multipart parser has already streamed the part to a
@@ -29,10 +29,7 @@ export const upload: AdapterKind<UploadConfig> = {
       const facts = await inspectFile(file.path, file.name);
       const stored = await setup.files.adopt(file.path, { ext: facts.ext, sha256: facts.sha256, size: facts.size });
       await setup.files.pin(stored.name);
-      return {
-        type: 'json',
-        result: { url: stored.url, name: file.name, size: facts.size, mime: facts.mime, ext: facts.ext, sha256: facts.sha256 },
-      };
+      return json({ url: stored.url, name: file.name, size: facts.size, mime: facts.mime, ext: facts.ext, sha256: facts.sha256 });
     };
   },
 };
