@@ -64,7 +64,7 @@ export interface Example {
   files?: Record<string, string>;
   env?: Record<string, string>;
   fixtures?: Fixture[];
-  expect: { status?: number; error?: string; result?: object; contentType?: string };
+  expect: { status?: number; error?: string; result?: object; contentType?: string; image?: { format?: string; width?: number; height?: number } };
 }
 
 /** A manifest expanded (one per family item) and normalised: what the engine serves. */
