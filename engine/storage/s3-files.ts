@@ -12,6 +12,8 @@ import { contentTypeOf, describeBytes, describeFile, isActiveContent, isStoredNa
  * objects rather than object tags, which several S3-compatible services lack).
  * Temp files stay on local disk under DATA_DIR/tmp; adopting one streams it up
  * as a multipart upload, which becomes visible under its key only once complete.
+ * The credentials need s3:ListBucket besides Get/Put/DeleteObject: without it S3
+ * answers a HEAD of a missing key 403 instead of 404, and every store would fail.
  */
 
 /** Bytes per multipart part; an upload holds at most PART_SIZE × PARTS_IN_FLIGHT in memory, whatever the file's size. */
