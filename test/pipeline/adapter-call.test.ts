@@ -64,7 +64,7 @@ t.test('a signal first read after the client left starts aborted', async (t) => 
   const call = newCall(ctx);
   const running = call.run(never(), new DeadlineQueue(60_000));
   t.ok(call.signal.aborted);
-  await t.rejects(running, { status: 499 });
+  await t.rejects(running, { status: 499, code: 'client_closed' });
 });
 
 t.test('the timeout rejects with 504 and aborts the signal, even one read afterwards', async (t) => {
@@ -75,7 +75,7 @@ t.test('the timeout rejects with 504 and aborts the signal, even one read afterw
   const runs = [taken.run(never(), queue), late.run(never(), queue)];
   const { signal } = taken;
   await t.rejects(runs[0], { status: 504, code: 'upstream_timeout', message: 'No answer within 10 ms' });
-  await t.rejects(runs[1], { status: 504 });
+  await t.rejects(runs[1], { status: 504, code: 'upstream_timeout' });
   t.match(signal.reason, { status: 504 });
   t.match(late.signal.reason, { status: 504 }, 'aborted at once when read after the deadline');
   t.equal(queue.size, 0);
