@@ -114,7 +114,6 @@ export const ai: AdapterKind<AiConfig> = {
     const fixed = defaultRoute(config, setup);
     const deps = { http: setup.http, upstreams: setup.upstreams };
     const timeoutMs = setup.endpoint.limits.timeoutMs;
-    const scopeId = setup.endpoint.id;
 
     const routeFor = (params: Record<string, unknown>) => {
       const asked = config.modelParam ? params[config.modelParam] : undefined;
@@ -124,7 +123,7 @@ export const ai: AdapterKind<AiConfig> = {
       return resolution.route;
     };
 
-    return async ({ params, signal }) => {
+    return async ({ params, signal, caller }) => {
       const route = routeFor(params);
       const scope = { params, env: setup.config.env };
       const text = config.template ? String(fillTemplate(config.template, scope)) : String(params[config.prompt!]);
@@ -141,14 +140,16 @@ export const ai: AdapterKind<AiConfig> = {
         typeof imageUrl === 'string' ? [{ type: 'text', text }, { type: 'image_url', image_url: { url: imageUrl } }] : text;
 
       const session = config.session ? (params[config.session] as string | undefined) : undefined;
-      const history: ChatMessage[] = session ? memoryFor(setup.config.dataDir).recall(scopeId, session) : [];
+      // sessions belong to the caller's key: another key sending the same id sees nothing of them
+      const memoryScope = { endpoint: setup.endpoint.id, keyId: caller.keyId };
+      const history: ChatMessage[] = session ? memoryFor(setup.config.dataDir).recall(memoryScope, session) : [];
       const messages: Message[] = [
         ...(config.system ? [{ role: 'system' as const, content: String(fillTemplate(config.system, scope)) }] : []),
         ...history,
         { role: 'user', content },
       ];
       const remember = (answer: string) => {
-        if (session && answer) memoryFor(setup.config.dataDir).remember(scopeId, session, [{ role: 'user', content: text }, { role: 'assistant', content: answer }]);
+        if (session && answer) memoryFor(setup.config.dataDir).remember(memoryScope, session, [{ role: 'user', content: text }, { role: 'assistant', content: answer }]);
       };
       const request = { route, messages, temperature: config.temperature, maxTokens: config.maxTokens, timeoutMs, signal };
 

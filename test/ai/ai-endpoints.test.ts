@@ -95,6 +95,22 @@ t.test('a session remembers earlier turns, and only its own', async (t) => {
   t.same(roles(2).slice(1), ['user:What is my name?'], 'another session starts empty');
 });
 
+t.test('a session belongs to the key that started it', async (t) => {
+  let n = 0;
+  const upstream = await fakeOpenAi(t, (_body, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(completion(`answer ${++n}`));
+  });
+  const api = await serveEndpoints(t, { ...MANIFESTS, env: { OPENAI_BASE_URL: upstream.baseUrl } });
+  const personal = api.engine.keys.create({ tier: 'personal' }).key;
+  const ask = async (q: string, key?: string) => (await api.get('/api/ai/ai', { q, session: 'shared-session-id' }, key)).status;
+  t.equal(await ask('My name is Ada.'), 200);
+  t.equal(await ask('What is my name?', personal), 200);
+  t.equal(await ask('And now?'), 200);
+  const turns = (i: number) => upstream.bodies[i].messages.filter((m: any) => m.role !== 'system').map((m: any) => m.content);
+  t.same(turns(1), ['What is my name?'], 'another key with the same session id sees nothing');
+  t.same(turns(2), ['My name is Ada.', 'answer 1', 'And now?'], 'the first key still has its own turns, without the other key\'s');
+});
+
 t.test('a slow upstream is a 504 within the endpoint timeout', async (t) => {
   const upstream = await fakeOpenAi(t, (_body, res) => {
     const timer = setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(completion('late')), 2000);

@@ -3,7 +3,7 @@ import { ENDPOINTS_DIR } from '../../engine/app.js';
 import { loadManifestFile } from '../../engine/manifest/load.js';
 import { loadUpstreamSpecs } from '../../engine/upstreams.js';
 import type { Endpoint } from '../../engine/manifest/types.js';
-import { serve, TEST_KEY } from '../support/serve.js';
+import { serve, TEST_KEY, type Served as Engine } from '../support/serve.js';
 
 /**
  * Boot an engine serving only the endpoints of some manifest files (relative to
@@ -15,7 +15,9 @@ const upstreamSpecs = loadUpstreamSpecs(path.join(ENDPOINTS_DIR, 'upstreams'));
 
 export interface Served {
   url: string;
-  get(route: string, params?: Record<string, string>): Promise<Response>;
+  engine: Engine['engine'];
+  /** GET with the shared test key, or with `key`. */
+  get(route: string, params?: Record<string, string>, key?: string): Promise<Response>;
 }
 
 export async function serveEndpoints(
@@ -30,7 +32,7 @@ export async function serveEndpoints(
   t.teardown(() => served.close());
   return {
     url: served.url,
-    get: (route, params = {}) =>
-      fetch(`${served.url}${route}?${new URLSearchParams(params)}`, { headers: { 'x-api-key': TEST_KEY } }),
+    engine: served.engine,
+    get: (route, params = {}, key = TEST_KEY) => fetch(`${served.url}${route}?${new URLSearchParams(params)}`, { headers: { 'x-api-key': key } }),
   };
 }
