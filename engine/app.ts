@@ -10,7 +10,8 @@ import { loadUpstreamSpecs, UpstreamRegistry, type UpstreamSpec } from './upstre
 import { buildRegistry, type Registry } from './registry.js';
 import { createHttpClient } from './http/client.js';
 import { createResultCache } from './cache.js';
-import { createFileStore, type FileStore } from './storage/files.js';
+import type { FileStore } from './storage/files.js';
+import { createFileStore } from './storage/create-file-store.js';
 import { registerFileRoute } from './storage/file-route.js';
 import { closeDatabase, openDatabase } from './storage/database.js';
 import { KeyStore } from './auth/key-store.js';
@@ -65,7 +66,7 @@ export function createEngine(options: EngineOptions): Engine {
   const upstreams = new UpstreamRegistry(options.upstreamSpecs ?? compiled?.upstreams ?? loadUpstreamSpecs(path.join(endpointsDir, 'upstreams')), config.env);
   const http = createHttpClient(config);
   const cache = createResultCache(config);
-  const files = createFileStore(config.dataDir, config.publicBaseUrl);
+  const files = createFileStore(config);
   const registry = buildRegistry(endpoints, (endpoint) => ({ config, endpoint, manifestDir: endpoint.dir, http, upstreams, cache, files }), { eager: options.eager, checked: compiled !== undefined && !options.eager });
   const store = new KeyStore(openDatabase(config.dataDir));
   const limiter = createRateLimiter(config);
@@ -107,7 +108,7 @@ export function createEngine(options: EngineOptions): Engine {
     files,
     keys: store,
     async close() {
-      await Promise.allSettled([limiter.close(), cache.close(), shutdownAll(), closeChromium()]);
+      await Promise.allSettled([limiter.close(), cache.close(), files.close(), shutdownAll(), closeChromium()]);
       closeDatabase(config.dataDir);
     },
   };

@@ -27,7 +27,23 @@ export interface Config {
   tlsKeyFile?: string;
   /** Log one line per request to stdout. */
   logRequests: boolean;
+  /** S3-compatible object storage for hosted files when S3_BUCKET is set; local disk under DATA_DIR otherwise. */
+  s3?: S3Settings;
   env: Readonly<Record<string, string>>;
+}
+
+/** Where hosted files go on an S3-compatible service. Credentials come from the standard AWS_* variables. */
+export interface S3Settings {
+  bucket: string;
+  /** A non-AWS service (MinIO, R2, Ceph…); AWS's own endpoint for the region when absent. */
+  endpoint?: string;
+  region: string;
+  /** Path-style URLs (`<endpoint>/<bucket>/<key>`), which most self-hosted services need. */
+  forcePathStyle: boolean;
+  /** Key prefix, empty or ending in `/`, so the store can share a bucket. */
+  prefix: string;
+  /** Public address of the bucket root (bucket website or CDN): `/files/:name` then redirects there. */
+  publicUrl?: string;
 }
 
 /** The shared test key when TEST_API_KEY is unset; documented in the README. */
@@ -64,6 +80,20 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     tlsCertFile: env.TLS_CERT_FILE,
     tlsKeyFile: env.TLS_KEY_FILE,
     logRequests: env.LOG_REQUESTS !== '0',
+    s3: env.S3_BUCKET ? s3Settings(env) : undefined,
     env: Object.freeze(env),
+  });
+}
+
+function s3Settings(env: Record<string, string>): S3Settings {
+  const prefix = (env.S3_PREFIX ?? '').replace(/^\/+|\/+$/g, '');
+  return Object.freeze({
+    bucket: env.S3_BUCKET,
+    endpoint: env.S3_ENDPOINT,
+    region: env.S3_REGION ?? env.AWS_REGION ?? 'us-east-1',
+    // custom endpoints are mostly self-hosted services without virtual-host DNS
+    forcePathStyle: env.S3_FORCE_PATH_STYLE ? env.S3_FORCE_PATH_STYLE === '1' : Boolean(env.S3_ENDPOINT),
+    prefix: prefix && `${prefix}/`,
+    publicUrl: env.S3_PUBLIC_URL?.replace(/\/+$/, ''),
   });
 }

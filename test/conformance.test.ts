@@ -3,13 +3,15 @@
  * For every endpoint: 401 without a key, 400 missing_parameter for each required
  * param, 400 invalid_parameter for a value breaking a schema, and every manifest
  * example run against the local fixture upstream with its expectations asserted.
- * It also fails on fixture files that no example uses.
+ * Example params may point at a fixture file as `${fixtures}/<file>` (served by the
+ * same local server). It also fails on fixture files that no example uses.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import t, { type Test } from 'tap';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
+import sharp from 'sharp';
 import { ENDPOINTS_DIR } from '../engine/app.js';
 import { loadEndpoints } from '../engine/manifest/load.js';
 import { loadUpstreamSpecs } from '../engine/upstreams.js';
@@ -18,6 +20,7 @@ import { startFixtureUpstream } from './support/fixture-upstream.js';
 import { serve, TEST_KEY, type Served } from './support/serve.js';
 import { callEndpoint, type Answer } from './support/call.js';
 import { invalidValueFor } from './support/invalid-values.js';
+import { expandFixtureUrls, fixtureUrlFiles } from './support/fixture-urls.js';
 
 const endpoints = loadEndpoints(ENDPOINTS_DIR);
 const upstreamSpecs = loadUpstreamSpecs(path.join(ENDPOINTS_DIR, 'upstreams'));
@@ -48,7 +51,7 @@ t.teardown(async () => {
 function validParams(endpoint: Endpoint): Record<string, unknown> {
   const params: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(endpoint.params)) if (spec.example !== undefined && spec.in !== 'file') params[name] = spec.example;
-  return { ...params, ...endpoint.examples[0].params };
+  return expandFixtureUrls({ ...params, ...endpoint.examples[0].params }, fixtures.filesBase);
 }
 
 function assertEnvelopeError(t: Test, answer: Answer, status: number, code: string) {
@@ -61,15 +64,20 @@ async function runExample(t: Test, endpoint: Endpoint, example: Example) {
   const served = await engineFor(example.env);
   fixtures.use(example.fixtures ?? [], endpoint.dir);
   // public endpoints are called the way people use them: without a key
-  const answer = await callEndpoint(served.url, endpoint, example.params, { key: endpoint.public ? undefined : TEST_KEY, files: example.files });
+  const params = expandFixtureUrls(example.params, fixtures.filesBase);
+  const answer = await callEndpoint(served.url, endpoint, params, { key: endpoint.public ? undefined : TEST_KEY, files: example.files });
   const expect = example.expect;
   const status = expect.status ?? 200;
   t.equal(answer.status, status, `HTTP ${status}${answer.status !== status ? `: ${answer.bytes.toString('utf8', 0, 300)}` : ''}`);
   t.ok(answer.headers.get('x-request-id'), 'X-Request-Id set');
   if (expect.error) assertEnvelopeError(t, answer, status, expect.error);
-  else if (expect.contentType) {
-    t.ok((answer.headers.get('content-type') ?? '').startsWith(expect.contentType), `Content-Type ${expect.contentType}`);
+  else if (expect.contentType || expect.image) {
+    if (expect.contentType) t.ok((answer.headers.get('content-type') ?? '').startsWith(expect.contentType), `Content-Type ${expect.contentType}`);
     t.ok(answer.bytes.length > 0, 'non-empty body');
+    if (expect.image) {
+      const meta = await sharp(answer.bytes).metadata().catch((err: Error) => ({ error: err.message }));
+      t.match(meta, expect.image, `image ${JSON.stringify(expect.image)}`);
+    }
   } else {
     t.match(answer.json, { status: 200, success: true, creator: String }, 'success envelope');
     if (expect.result) {
@@ -77,10 +85,12 @@ async function runExample(t: Test, endpoint: Endpoint, example: Example) {
       t.ok(validate(answer.json?.result), `result matches the example's schema ${expectAjv.errorsText(validate.errors)}`);
     }
   }
-  const { used, unmatched } = fixtures.hits();
+  const { used, unmatched, files } = fixtures.hits();
   t.same(unmatched, [], 'no upstream request without a fixture');
   const unused = (example.fixtures ?? []).map((f, i) => (used.has(i) ? null : `${f.upstream} ${f.path}`)).filter(Boolean);
   t.same(unused, [], 'every fixture of the example was requested');
+  const unfetched = fixtureUrlFiles(example.params).filter((file) => !files.has(file));
+  t.same(unfetched, [], 'every ${fixtures} file of the example was fetched');
 }
 
 let covered = 0;
@@ -123,6 +133,7 @@ t.test('every fixture file is used by some example', async (t) => {
   const referenced = new Set<string>();
   for (const e of endpoints) for (const ex of e.examples) for (const f of ex.fixtures ?? []) if (f.file) referenced.add(path.resolve(e.dir, f.file));
   for (const e of endpoints) for (const ex of e.examples) for (const file of Object.values(ex.files ?? {})) referenced.add(path.resolve(e.dir, file));
+  for (const e of endpoints) for (const ex of e.examples) for (const file of fixtureUrlFiles(ex.params)) referenced.add(path.resolve(e.dir, 'fixtures', file));
   const onDisk: string[] = [];
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {

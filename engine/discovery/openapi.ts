@@ -208,7 +208,8 @@ interface RequestExample {
 function requestExamples(endpoint: Endpoint): RequestExample[] {
   const canonicalName = (sent: string) => Object.entries(endpoint.params).find(([n, s]) => n === sent || s.aliases.includes(sent))?.[0] ?? sent;
   return endpoint.examples
-    .filter((e) => (e.expect.status ?? 200) === 200 && !e.expect.error)
+    // `${fixtures}/<file>` URLs exist only in the conformance harness: no use to a reader of the docs
+    .filter((e) => (e.expect.status ?? 200) === 200 && !e.expect.error && !JSON.stringify(e.params).includes('${fixtures}'))
     .map((e, i) => ({
       key: (e.name ?? '').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '') || `example-${i + 1}`,
       summary: e.name ?? `example ${i + 1}`,

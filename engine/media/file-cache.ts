@@ -49,6 +49,7 @@ export async function sha256File(file: string): Promise<string> {
 export class MediaFileCache {
   private readonly inflight = new Map<string, Promise<CachedFile>>();
   private timer?: NodeJS.Timeout;
+  private sweeping?: Promise<number>;
 
   constructor(
     private readonly db: Db,
@@ -63,10 +64,10 @@ export class MediaFileCache {
   }
 
   /** A live, still-present file for this key. */
-  lookup(key: string): CachedFile | undefined {
+  async lookup(key: string): Promise<CachedFile | undefined> {
     const row = this.db.prepare('SELECT * FROM media_files WHERE key = ? AND expires_at > ?').get(key, this.now()) as Row | undefined;
     if (!row) return undefined;
-    if (!this.files.locate(row.name)) {
+    if (!(await this.files.open(row.name))) {
       this.db.prepare('DELETE FROM media_files WHERE key = ?').run(key);
       return undefined;
     }
@@ -74,9 +75,12 @@ export class MediaFileCache {
   }
 
   /** The cached file, or one produced by `make` (shared by every concurrent caller of the same key). */
-  obtain(key: string, make: () => Promise<CachedFile>): Promise<CachedFile> {
-    const hit = this.lookup(key);
-    if (hit) return Promise.resolve(hit);
+  async obtain(key: string, make: () => Promise<CachedFile>): Promise<CachedFile> {
+    const joined = this.inflight.get(key);
+    if (joined) return joined;
+    const hit = await this.lookup(key);
+    if (hit) return hit;
+    // checked again: another caller may have started the job while this one looked
     let running = this.inflight.get(key);
     if (!running) {
       running = make().finally(() => this.inflight.delete(key));
@@ -94,21 +98,27 @@ export class MediaFileCache {
     this.db
       .prepare('INSERT OR REPLACE INTO media_files (key, name, size, created_at, expires_at, meta) VALUES (@key, @name, @size, @created_at, @expires_at, @meta)')
       .run(row);
-    this.sweep();
+    // the file is stored whatever the quota pass meets; a failed removal is retried by the next sweep
+    await this.sweep().catch(() => undefined);
     return this.describe(row);
   }
 
-  /** The janitor: drop expired entries, then the oldest until under the quota. Returns files removed. */
-  sweep(): number {
+  /** The janitor: drop expired entries, then the oldest until under the quota. Returns files removed. One sweep at a time. */
+  sweep(): Promise<number> {
+    this.sweeping ??= this.sweepOnce().finally(() => (this.sweeping = undefined));
+    return this.sweeping;
+  }
+
+  private async sweepOnce(): Promise<number> {
     const expired = this.db.prepare('SELECT * FROM media_files WHERE expires_at <= ?').all(this.now()) as Row[];
     let removed = 0;
-    for (const row of expired) removed += this.drop(row);
+    for (const row of expired) removed += await this.drop(row);
     let total = (this.db.prepare('SELECT COALESCE(SUM(size), 0) AS t FROM (SELECT DISTINCT name, size FROM media_files)').get() as { t: number }).t;
     if (total <= this.quotaBytes) return removed;
     const oldest = this.db.prepare('SELECT * FROM media_files ORDER BY created_at ASC').all() as Row[];
     for (const row of oldest) {
       if (total <= this.quotaBytes) break;
-      if (this.drop(row)) total -= row.size;
+      if (await this.drop(row)) total -= row.size;
     }
     return removed;
   }
@@ -117,7 +127,8 @@ export class MediaFileCache {
   startJanitor(everyMs: number): void {
     this.timer ??= setInterval(() => {
       // the engine closes the shared connection at shutdown; this cache is done then
-      if (this.db.open) this.sweep();
+      // a failed removal keeps its row (see drop), so the next sweep retries it
+      if (this.db.open) void this.sweep().catch(() => undefined);
       else this.stopJanitor();
     }, everyMs).unref();
   }
@@ -127,12 +138,17 @@ export class MediaFileCache {
     this.timer = undefined;
   }
 
-  /** Remove an entry; its file goes too unless another entry (same bytes) still uses it. Returns 1 if a file was deleted. */
-  private drop(row: Row): number {
-    this.db.prepare('DELETE FROM media_files WHERE key = ?').run(row.key);
-    if (this.db.prepare('SELECT 1 FROM media_files WHERE name = ?').get(row.name)) return 0;
+  /**
+   * Remove an entry; its file goes too unless another entry (same bytes) still uses it.
+   * The row goes after the file, so a removal that fails (storage unreachable) is retried.
+   * Returns 1 if a file was deleted.
+   */
+  private async drop(row: Row): Promise<number> {
+    const shared = this.db.prepare('SELECT 1 FROM media_files WHERE name = ? AND key != ?').get(row.name, row.key);
     // an upload of the same bytes pins the file: its permanent URL must keep working
-    return this.files.removeUnpinned(row.name) ? 1 : 0;
+    const removed = !shared && (await this.files.removeUnpinned(row.name));
+    this.db.prepare('DELETE FROM media_files WHERE key = ?').run(row.key);
+    return removed ? 1 : 0;
   }
 
   private describe(row: Row): CachedFile {

@@ -89,11 +89,11 @@ export class MediaService {
 
   /** Stream mode: bytes as ffmpeg makes them (or the cached file when there is one). */
   async stream(url: string, spec: OutputSpec, call: Call): Promise<Output> {
-    const hit = this.cache.lookup(jobKey(url, spec));
-    const located = hit && this.setup.files.locate(hit.name);
-    if (hit && located) {
+    const hit = await this.cache.lookup(jobKey(url, spec));
+    const stored = hit && (await this.setup.files.open(hit.name));
+    if (hit && stored) {
       const { filename } = hit.meta as unknown as StoredMeta;
-      return { type: 'binary', body: fs.createReadStream(located), contentType: contentTypeOf(hit.name), filename, size: hit.size };
+      return { type: 'binary', body: await stored.read(), contentType: contentTypeOf(hit.name), filename, size: hit.size };
     }
     return this.runJob(call.signal, async (signal, finished) => {
       const { info, choice, dir, infoFile } = await this.prepare(url, spec, signal);

@@ -1,11 +1,14 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 
 /**
  * Hosted files, content-addressed: a file's name is the SHA-256 of its bytes plus
- * its extension, so identical outputs are stored once and URLs never change. Local
- * disk under DATA_DIR/files; served by the `/files/:name` route (file-route.ts).
+ * its extension, so identical outputs are stored once and URLs never change. Two
+ * backends (create-file-store.ts picks one): local disk under DATA_DIR/files
+ * (local-files.ts) and S3-compatible object storage (s3-files.ts). Either way the
+ * URL is `<PUBLIC_BASE_URL>/files/<name>`, served by file-route.ts, so switching
+ * backends or CDNs never breaks a link handed out.
  */
 export interface StoredFile {
   id: string;
@@ -16,79 +19,59 @@ export interface StoredFile {
   contentType: string;
 }
 
+/** Inclusive byte offsets, as in an HTTP Range. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/** A stored file found by name, not yet read. */
+export interface OpenedFile {
+  size: number;
+  /** Where clients may fetch the bytes directly (public bucket or CDN), when one is configured. */
+  publicUrl?: string;
+  /** The bytes, or one range of them; rejects with not_found if the file went meanwhile. */
+  read(range?: ByteRange): Promise<Readable>;
+}
+
 export interface FileStore {
   /** Store bytes; returns the permanent URL. */
   put(data: Buffer, options: { ext: string }): Promise<StoredFile>;
-  /** Move an already-written temp file (whose hash the caller computed while streaming) into the store. */
+  /**
+   * Take over an already-written temp file (whose hash the caller computed while
+   * streaming): it ends up in the store and is gone from tempDir, even on failure.
+   * Nothing partial is ever visible under the file's name.
+   */
   adopt(tempPath: string, options: { ext: string; sha256: string; size: number }): Promise<StoredFile>;
-  /** Absolute path of a stored file by name, or undefined. */
-  locate(name: string): string | undefined;
+  /** A stored file by name, or undefined (also for names that are not store names). */
+  open(name: string): Promise<OpenedFile | undefined>;
   /**
    * Mark a file permanent (an upload's URL must never break). Content addressing means
    * one file can be both an upload and, say, a downloader's expiring cache entry.
    */
   pin(name: string): Promise<void>;
   /** Delete a file that nobody pinned (expiring caches); true if it was deleted. */
-  removeUnpinned(name: string): boolean;
-  /** Directory for temp files on the same filesystem (so adopt is a rename). */
+  removeUnpinned(name: string): Promise<boolean>;
+  /** Release connections (engine shutdown). */
+  close(): Promise<void>;
+  /** Local directory for temp files (on the store's filesystem for the disk backend, so adopt is a rename). */
   tempDir: string;
 }
 
 const NAME = /^[a-f0-9]{64}\.[a-z0-9]{1,10}$/;
 
-export function createFileStore(dataDir: string, publicBaseUrl: string): FileStore {
-  const root = path.join(dataDir, 'files');
-  const tempDir = path.join(dataDir, 'tmp');
-  // pins live beside the store, not in it, so files/ holds exactly the hosted files
-  const pins = path.join(dataDir, 'pinned-files');
-  fs.mkdirSync(root, { recursive: true });
-  fs.mkdirSync(pins, { recursive: true });
-  fs.mkdirSync(tempDir, { recursive: true });
-  const where = (name: string) => path.join(root, name.slice(0, 2), name);
-  const describe = (sha256: string, ext: string, size: number): StoredFile => {
-    const name = `${sha256}.${ext}`;
-    return { id: sha256, name, url: `${publicBaseUrl}/files/${name}`, size, sha256, contentType: contentTypeOf(name) };
-  };
-  const safeExt = (ext: string) => (/^[a-z0-9]{1,10}$/.test(ext.toLowerCase()) ? ext.toLowerCase() : 'bin');
+/** Only `<sha256>.<ext>` names reach a backend: nothing else can address a path or key. */
+export const isStoredName = (name: string): boolean => NAME.test(name);
 
-  return {
-    tempDir,
-    async put(data, { ext }) {
-      const sha256 = crypto.createHash('sha256').update(data).digest('hex');
-      const file = describe(sha256, safeExt(ext), data.length);
-      const target = where(file.name);
-      if (!fs.existsSync(target)) {
-        await fs.promises.mkdir(path.dirname(target), { recursive: true });
-        // write-then-rename so a reader never sees a half-written file
-        const temp = path.join(tempDir, `${sha256}.${process.pid}.${Date.now()}`);
-        await fs.promises.writeFile(temp, data);
-        await fs.promises.rename(temp, target);
-      }
-      return file;
-    },
-    async adopt(tempPath, { ext, sha256, size }) {
-      const file = describe(sha256, safeExt(ext), size);
-      const target = where(file.name);
-      await fs.promises.mkdir(path.dirname(target), { recursive: true });
-      if (fs.existsSync(target)) await fs.promises.rm(tempPath, { force: true });
-      else await fs.promises.rename(tempPath, target);
-      return file;
-    },
-    locate(name) {
-      if (!NAME.test(name)) return undefined;
-      const target = where(name);
-      return fs.existsSync(target) ? target : undefined;
-    },
-    async pin(name) {
-      if (NAME.test(name)) await fs.promises.writeFile(path.join(pins, name), '');
-    },
-    removeUnpinned(name) {
-      if (!NAME.test(name) || fs.existsSync(path.join(pins, name)) || !fs.existsSync(where(name))) return false;
-      fs.rmSync(where(name), { force: true });
-      return true;
-    },
-  };
+const safeExt = (ext: string): string => (/^[a-z0-9]{1,10}$/.test(ext.toLowerCase()) ? ext.toLowerCase() : 'bin');
+
+export function describeFile(publicBaseUrl: string, sha256: string, ext: string, size: number): StoredFile {
+  const name = `${sha256}.${safeExt(ext)}`;
+  return { id: sha256, name, url: `${publicBaseUrl}/files/${name}`, size, sha256, contentType: contentTypeOf(name) };
 }
+
+export const describeBytes = (publicBaseUrl: string, data: Buffer, ext: string): StoredFile =>
+  describeFile(publicBaseUrl, crypto.createHash('sha256').update(data).digest('hex'), ext, data.length);
 
 const TYPES: Record<string, string> = {
   png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp', gif: 'image/gif', avif: 'image/avif',

@@ -161,6 +161,13 @@ t.test('streamable download with a path param and param aliases', async (t) => {
   t.ok(download.responses['404']);
 });
 
+t.test('examples on harness-served fixture URLs are left out', async (t) => {
+  const readqr = op('get', '/api/tools/readqr');
+  t.ok(endpoints.find((e) => e.path === '/api/tools/readqr')!.examples.some((e) => JSON.stringify(e.params).includes('${fixtures}')), 'readqr has such an example');
+  t.notMatch(JSON.stringify(readqr), '${fixtures}');
+  t.equal(readqr.parameters.find((p: any) => p.name === 'url').example, 'https://example.com/qr.png', 'the param example stays');
+});
+
 t.test('binary response, deprecated', async (t) => {
   const banner = op('get', '/api/effects/discovery-test-banner');
   t.same(Object.keys(banner.responses['200'].content), ['image/*']);

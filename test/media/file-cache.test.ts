@@ -3,12 +3,12 @@ import path from 'node:path';
 import t from 'tap';
 import { MediaFileCache } from '../../engine/media/file-cache.js';
 import { closeDatabase, openDatabase } from '../../engine/storage/database.js';
-import { createFileStore } from '../../engine/storage/files.js';
+import { createLocalFileStore } from '../../engine/storage/local-files.js';
 import { tempDataDir } from '../support/serve.js';
 
 function setup(quota = 1_000_000) {
   const dataDir = tempDataDir('manifold-media-cache-');
-  const files = createFileStore(dataDir, 'https://m.test');
+  const files = createLocalFileStore(dataDir, 'https://m.test');
   let now = 1_000_000;
   const cache = new MediaFileCache(openDatabase(dataDir), files, 60, quota, 'https://m.test/files', () => now);
   const temp = (content: string) => {
@@ -29,14 +29,14 @@ t.test('a stored file is found by key until its TTL, then the janitor removes it
   const stored = await cache.store('k1', temp('hello'), 'mp3', { title: 'x' });
   t.match(stored.url, /^https:\/\/m\.test\/files\/[a-f0-9]{64}\.mp3$/);
   t.equal(stored.size, 5);
-  t.same(cache.lookup('k1')?.meta, { title: 'x' });
+  t.same((await cache.lookup('k1'))?.meta, { title: 'x' });
   advance(59_000);
-  t.ok(cache.lookup('k1'), 'still there before the TTL');
+  t.ok(await cache.lookup('k1'), 'still there before the TTL');
   advance(2_000);
-  t.equal(cache.lookup('k1'), undefined, 'expired entries are not served');
-  t.ok(files.locate(stored.name), 'the file waits for the janitor');
-  t.equal(cache.sweep(), 1, 'the janitor deletes it');
-  t.equal(files.locate(stored.name), undefined);
+  t.equal(await cache.lookup('k1'), undefined, 'expired entries are not served');
+  t.ok(await files.open(stored.name), 'the file waits for the janitor');
+  t.equal(await cache.sweep(), 1, 'the janitor deletes it');
+  t.equal(await files.open(stored.name), undefined);
 });
 
 t.test('the disk quota drops the oldest files first', async (t) => {
@@ -46,9 +46,9 @@ t.test('the disk quota drops the oldest files first', async (t) => {
   const b = await cache.store('b', temp('b'.repeat(10)), 'mp3', {});
   advance(1);
   const c = await cache.store('c', temp('c'.repeat(10)), 'mp3', {});
-  t.equal(files.locate(a.name), undefined, 'the oldest went');
-  t.ok(files.locate(b.name) && files.locate(c.name), 'the newer two stay (20 of 25 bytes)');
-  t.equal(cache.lookup('a'), undefined);
+  t.equal(await files.open(a.name), undefined, 'the oldest went');
+  t.ok((await files.open(b.name)) && (await files.open(c.name)), 'the newer two stay (20 of 25 bytes)');
+  t.equal(await cache.lookup('a'), undefined);
 });
 
 t.test('a file shared by two keys (same bytes) stays until the last key goes', async (t) => {
@@ -58,11 +58,11 @@ t.test('a file shared by two keys (same bytes) stays until the last key goes', a
   const two = await cache.store('two', temp('same bytes'), 'mp3', {});
   t.equal(one.name, two.name, 'content-addressed');
   advance(31_000);
-  cache.sweep();
-  t.ok(files.locate(one.name), 'still used by "two"');
+  await cache.sweep();
+  t.ok(await files.open(one.name), 'still used by "two"');
   advance(30_000);
-  cache.sweep();
-  t.equal(files.locate(one.name), undefined, 'gone with the last key');
+  await cache.sweep();
+  t.equal(await files.open(one.name), undefined, 'gone with the last key');
 });
 
 t.test('obtain: concurrent callers share one production; later ones reuse the file', async (t) => {

@@ -8,14 +8,18 @@ import type { Fixture } from '../../engine/manifest/types.js';
  * The local upstream of the conformance harness: one HTTP server standing in for
  * every upstream (each under /<upstream-name>/), answering with the fixture files of
  * the example being run. It records which fixtures were hit, so an example whose
- * endpoint never called its upstream fails.
+ * endpoint never called its upstream fails. Under /_fixtures/ it also serves the files
+ * of the example's fixtures/ folder as they are, the targets of `${fixtures}/<file>`
+ * URLs in example params (./fixture-urls.ts); upstream names cannot start with `_`.
  */
 export interface FixtureUpstream {
   base(upstream: string): string;
+  /** What `${fixtures}` in example params stands for. */
+  filesBase: string;
   /** Serve these fixtures (paths relative to dir) until the next call. */
   use(fixtures: Fixture[], dir: string): void;
-  /** Indexes of fixtures that were requested since `use`, and requests that matched none. */
-  hits(): { used: Set<number>; unmatched: string[] };
+  /** Since `use`: indexes of fixtures requested, requests that matched none, and fixture files served under /_fixtures/. */
+  hits(): { used: Set<number>; unmatched: string[]; files: Set<string> };
   close(): Promise<void>;
 }
 
@@ -25,16 +29,43 @@ const TYPES: Record<string, string> = {
   '.xml': 'application/xml',
   '.sse': 'text/event-stream',
   '.txt': 'text/plain; charset=utf-8',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.svg': 'image/svg+xml',
+  '.mp4': 'video/mp4',
+  '.webm': 'video/webm',
+  '.mp3': 'audio/mpeg',
 };
+
+const FILES_PREFIX = '/_fixtures/';
 
 export async function startFixtureUpstream(): Promise<FixtureUpstream> {
   let current: { fixtures: Fixture[]; dir: string } = { fixtures: [], dir: '' };
   let used = new Set<number>();
   let unmatched: string[] = [];
+  let files = new Set<string>();
 
   const server = http.createServer(async (req, res) => {
     const body = await readBody(req);
     const url = new URL(req.url ?? '/', 'http://fixture');
+    if (url.pathname.startsWith(FILES_PREFIX)) {
+      const name = decodeURIComponent(url.pathname.slice(FILES_PREFIX.length));
+      const root = path.join(current.dir, 'fixtures');
+      const file = path.resolve(root, name);
+      const servable = (req.method === 'GET' || req.method === 'HEAD') && file.startsWith(root + path.sep) && fs.existsSync(file) && fs.statSync(file).isFile();
+      if (!servable) {
+        unmatched.push(`${req.method} ${url.pathname}`);
+        res.writeHead(404).end();
+        return;
+      }
+      files.add(name);
+      const payload = fs.readFileSync(file);
+      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'content-length': payload.length });
+      res.end(req.method === 'HEAD' ? undefined : payload);
+      return;
+    }
     const [, upstream, ...rest] = url.pathname.split('/');
     const rel = `/${rest.join('/')}`;
     const index = current.fixtures.findIndex(
@@ -62,12 +93,14 @@ export async function startFixtureUpstream(): Promise<FixtureUpstream> {
 
   return {
     base: (upstream) => `http://127.0.0.1:${port}/${upstream}`,
+    filesBase: `http://127.0.0.1:${port}${FILES_PREFIX.slice(0, -1)}`,
     use(fixtures, dir) {
       current = { fixtures, dir };
       used = new Set();
       unmatched = [];
+      files = new Set();
     },
-    hits: () => ({ used, unmatched }),
+    hits: () => ({ used, unmatched, files }),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
