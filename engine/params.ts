@@ -59,26 +59,51 @@ export function canonical(value: unknown): string {
 
 export interface RawInput {
   query: Record<string, unknown>;
+  /** The parsed body; params read from the body fall back to the query string. */
   body: Record<string, unknown>;
   path: Record<string, string>;
 }
 
+/** Where one declared param is read from, worked out once per endpoint. */
+interface ParamSource {
+  name: string;
+  from: 'query' | 'body' | 'path';
+  /** The canonical name, then its aliases. */
+  keys: string[];
+  list: boolean;
+}
+
+const sourcesByEndpoint = new WeakMap<Endpoint, ParamSource[]>();
+
+function sourcesOf(endpoint: Endpoint): ParamSource[] {
+  let sources = sourcesByEndpoint.get(endpoint);
+  if (!sources) {
+    sources = Object.entries(endpoint.params)
+      .filter(([, spec]) => spec.in !== 'file')
+      .map(([name, spec]) => ({ name, from: spec.in === 'query' || spec.in === 'path' ? spec.in : 'body', keys: [name, ...spec.aliases], list: spec.schema.type === 'array' }));
+    sourcesByEndpoint.set(endpoint, sources);
+  }
+  return sources;
+}
+
+/** A body field, else the query param of that name (a body value wins even when empty). */
+const bodyOrQuery = (input: RawInput, key: string): unknown => (Object.hasOwn(input.body, key) ? input.body[key] : input.query[key]);
+
 /** Collect declared params from their sources (canonical name first, then aliases). */
 export function collectParams(endpoint: Endpoint, input: RawInput): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, spec] of Object.entries(endpoint.params)) {
-    if (spec.in === 'file') continue;
-    const source = spec.in === 'query' ? input.query : spec.in === 'path' ? input.path : input.body;
-    for (const key of [name, ...spec.aliases]) {
-      const value = present(source[key], spec.schema.type === 'array');
+  for (const source of sourcesOf(endpoint)) {
+    for (const key of source.keys) {
+      const raw = source.from === 'query' ? input.query[key] : source.from === 'path' ? input.path[key] : bodyOrQuery(input, key);
+      const value = present(raw, source.list);
       if (value !== undefined) {
-        out[name] = value;
+        out[source.name] = value;
         break;
       }
     }
   }
   if (endpoint.response === 'streamable') {
-    const stream = present(input.query.stream ?? input.body.stream, false);
+    const stream = present(input.query.stream ?? bodyOrQuery(input, 'stream'), false);
     if (stream !== undefined) out.stream = stream;
   }
   return out;

@@ -65,9 +65,11 @@ export const dataset: AdapterKind<DatasetConfig> = {
     const items = readList(path.resolve(setup.manifestDir, config.file));
     const toResult = compileMapping(config.result);
     const live = config.live && liveSource(config.live, setup);
-    return async ({ params, signal }) => {
+    // `call.signal` is read only when there is upstream work: the engine makes the abort machinery on first read
+    return async (call) => {
+      const { params } = call;
       if (live) {
-        const answer = await live(params, signal).catch(() => undefined);
+        const answer = await live(params, call.signal).catch(() => undefined);
         if (answer !== undefined && answer !== null && answer !== '') return json(answer);
       }
       const filtering = config.filter && Object.values(config.filter).some((param) => params[param] !== undefined);

@@ -5,6 +5,7 @@ import type { UpstreamRegistry } from '../upstreams.js';
 import type { ResultCache } from '../cache.js';
 import type { Endpoint } from '../manifest/types.js';
 import type { FileStore } from '../storage/files.js';
+import type { Tier } from '../auth/tiers.js';
 
 /**
  * The one interface every adapter kind implements. An adapter turns validated
@@ -44,15 +45,29 @@ export interface AdapterSetup {
 export interface Call {
   /** Validated, coerced params with defaults applied. */
   params: Record<string, any>;
-  /** Aborted on client disconnect or when the endpoint's timeout elapses. */
+  /**
+   * Aborted on client disconnect or when the endpoint's timeout elapses. Made on first
+   * read, so an adapter that answers from memory should not read (or destructure) it.
+   */
   signal: AbortSignal;
   /** Origin for links handed out (PUBLIC_BASE_URL). */
   baseUrl: string;
   requestId: string;
+  /** The API key the request counts against (per-key state such as AI session memory). */
+  caller: Caller;
   /** Files from a multipart body, by field name. */
   files?: Record<string, UploadedFile>;
   /** Who is asking (for request-info tools): address as Koa sees it (TRUST_PROXY) and raw headers — never log these. */
   client?: { ip: string; headers: Record<string, string | string[] | undefined> };
+}
+
+/**
+ * Who is calling: an opaque, stable id of the API key — never the key itself or its
+ * hash — and the key's tier. Public endpoints (no key) use `ip:<client address>`.
+ */
+export interface Caller {
+  keyId: string;
+  tier: Tier;
 }
 
 export interface UploadedFile {

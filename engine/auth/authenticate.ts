@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
-import { secretEquals } from './constant-time.js';
+import { digestEquals, digestOf, sha256Hex } from './constant-time.js';
 import { keyFromRequest } from './key-from-request.js';
 import type { KeyStore } from './key-store.js';
 import { isTier, rpmForTier, type Tier } from './tiers.js';
@@ -34,13 +34,21 @@ export const invalidApiKey = () => new ApiError(401, 'invalid_api_key', 'The API
 /** The principal for a presented key; throws ApiError 401 missing_api_key / invalid_api_key. */
 export function authenticateKey(presented: string | undefined, { store, config }: AuthDeps): Principal {
   if (presented === undefined) throw missingApiKey();
-  if (secretEquals(presented, config.testApiKey)) {
-    return { keyId: TEST_KEY_ID, tier: 'test', rpm: rpmForTier(config, 'test') };
-  }
-  const record = store.verify(presented);
+  // hashed once: compared with the test key's digest, then looked up among personal keys
+  const hex = sha256Hex(presented);
+  if (digestEquals(digestOf(hex), config.testApiKey)) return testPrincipal(config);
+  const record = store.verifyDigest(hex);
   // A tier removed from tiers.ts since the key was made has no budget: refuse the key.
   if (!record || !isTier(record.tier)) throw invalidApiKey();
   return { keyId: record.id, tier: record.tier, rpm: rpmForTier(config, record.tier) };
+}
+
+/** The shared test key's principal: the same for every request, so made once per configuration. */
+const testPrincipals = new WeakMap<Config, Principal>();
+function testPrincipal(config: Config): Principal {
+  let principal = testPrincipals.get(config);
+  if (!principal) testPrincipals.set(config, (principal = Object.freeze({ keyId: TEST_KEY_ID, tier: 'test', rpm: rpmForTier(config, 'test') })));
+  return principal;
 }
 
 /** The principal for a Koa request (see keyFromRequest for where the key may be). */

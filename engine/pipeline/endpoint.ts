@@ -8,8 +8,10 @@ import { enforceRateLimit } from '../limits/enforce-rate-limit.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { ResultCache } from '../cache.js';
 import { canonical, collectParams, validateParams } from '../params.js';
-import { BodyParsers, removeUploads, uploadedFiles } from './body.js';
+import { BodyParsers, removeUploads } from './body.js';
 import { Gate } from './concurrency.js';
+import { AdapterCall } from './adapter-call.js';
+import { Deadlines, type DeadlineQueue } from './deadlines.js';
 import { respond } from './respond.js';
 
 export interface EndpointDeps {
@@ -21,6 +23,14 @@ export interface EndpointDeps {
   tempDir: string;
 }
 
+/** What a route needs on every request, worked out on its first one. */
+interface RoutePlan {
+  gate: Gate | undefined;
+  deadlines: DeadlineQueue;
+  /** Params whose values the access log blanks. */
+  secretParams: ReadonlySet<string>;
+}
+
 /**
  * Serves every manifest endpoint with one middleware (no per-endpoint middleware):
  * route lookup → body → key → rate limit → params → availability → adapter.
@@ -28,13 +38,20 @@ export interface EndpointDeps {
  */
 export function endpointDispatch(deps: EndpointDeps): Middleware {
   const bodies = new BodyParsers(deps.config, deps.tempDir);
-  const gates = new Map<string, Gate>();
-  const gateFor = (route: Route) => {
-    const { concurrency, queue } = route.endpoint.limits;
-    if (!concurrency) return undefined;
-    let gate = gates.get(route.endpoint.id);
-    if (!gate) gates.set(route.endpoint.id, (gate = new Gate(concurrency, queue ?? concurrency * 4)));
-    return gate;
+  const deadlines = new Deadlines();
+  const plans = new Map<Route, RoutePlan>();
+  const planFor = (route: Route): RoutePlan => {
+    let plan = plans.get(route);
+    if (!plan) {
+      const { concurrency, queue, timeoutMs } = route.endpoint.limits;
+      plan = {
+        gate: concurrency ? new Gate(concurrency, queue ?? concurrency * 4) : undefined,
+        deadlines: deadlines.for(timeoutMs),
+        secretParams: new Set(route.endpoint.secretParams),
+      };
+      plans.set(route, plan);
+    }
+    return plan;
   };
 
   return async (ctx, next) => {
@@ -45,17 +62,19 @@ export function endpointDispatch(deps: EndpointDeps): Middleware {
     }
     const route = deps.registry.byId.get(match.endpoint.id)!;
     const { endpoint } = route;
+    const plan = planFor(route);
     try {
       await bodies.parse(ctx, endpoint);
-      ctx.state.secretParams = endpoint.secretParams;
+      ctx.state.secretParams = plan.secretParams;
       const principal = endpoint.public ? anonymous(ctx, deps.config) : authenticate(ctx, deps.auth);
-      await enforceRateLimit(ctx, deps.limiter, principal);
-      const body = (ctx.request.body ?? {}) as Record<string, unknown>;
-      const raw = collectParams(endpoint, { query: ctx.query, body: { ...ctx.query, ...body }, path: match.pathParams });
-      const params = validateParams(endpoint, raw);
+      const limited = enforceRateLimit(ctx, deps.limiter, principal);
+      if (limited) await limited;
+      const query = ctx.query as Record<string, unknown>;
+      const body = (ctx.request.body ?? query) as Record<string, unknown>;
+      const params = validateParams(endpoint, collectParams(endpoint, { query, body, path: match.pathParams }));
       if (!route.handler) throw unavailable(route.unavailable!);
-      const output = await execute(ctx, deps, route, params, gateFor(route));
-      respond(ctx, deps.config, output);
+      const call = new AdapterCall(params, principal, deps.config.publicBaseUrl, ctx.state.requestId as string, ctx);
+      respond(ctx, deps.config, await call.run(work(deps, route, plan, call), plan.deadlines));
     } finally {
       if (ctx.request.type === 'multipart/form-data') ctx.res.once('close', () => void removeUploads(ctx));
     }
@@ -65,37 +84,13 @@ export function endpointDispatch(deps: EndpointDeps): Middleware {
 /** Public endpoints (no key) count against a budget per client address. */
 const anonymous = (ctx: Context, config: Config): Principal => ({ keyId: `ip:${ctx.ip}`, tier: 'personal', rpm: config.personalKeyRpm });
 
-/** Run the adapter under the endpoint's timeout, concurrency gate and cache; abort it if the client leaves. */
-async function execute(ctx: Context, deps: EndpointDeps, route: Route, params: Record<string, unknown>, gate?: Gate): Promise<Output> {
+/** The adapter's work for one call, through the endpoint's concurrency gate and result cache when it has them. */
+function work(deps: EndpointDeps, route: Route, plan: RoutePlan, call: AdapterCall): Promise<Output> {
   const { endpoint } = route;
-  const controller = new AbortController();
-  ctx.res.once('close', () => {
-    if (!ctx.res.writableFinished) controller.abort(new ApiError(499, 'client_closed', 'The client closed the connection'));
-  });
-  const timeoutMs = endpoint.limits.timeoutMs;
-  const timer = setTimeout(() => controller.abort(new ApiError(504, 'upstream_timeout', `No answer within ${timeoutMs} ms`)), timeoutMs);
-  const call = {
-    params,
-    signal: controller.signal,
-    baseUrl: deps.config.publicBaseUrl,
-    requestId: ctx.state.requestId as string,
-    files: uploadedFiles(ctx),
-    client: { ip: ctx.ip, headers: ctx.headers },
-  };
-  const run = () => route.handler!(call);
-  const gated = gate ? () => gate.run(run) : run;
-  const cacheable = endpoint.limits.cacheTtl > 0 && (endpoint.response === 'json' || (endpoint.response === 'streamable' && !params.stream));
-  const work = cacheable ? deps.cache.wrap(`${endpoint.id}?${canonical(params)}`, endpoint.limits.cacheTtl, gated) : gated();
-  const aborted = new Promise<never>((_, reject) => {
-    if (controller.signal.aborted) reject(controller.signal.reason);
-    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
-  });
-  try {
-    return await Promise.race([work, aborted]);
-  } finally {
-    clearTimeout(timer);
-    // the losing promise must not become an unhandled rejection
-    work.catch(() => undefined);
-    aborted.catch(() => undefined);
-  }
+  const handler = route.handler!;
+  const cacheable = endpoint.limits.cacheTtl > 0 && (endpoint.response === 'json' || (endpoint.response === 'streamable' && !call.params.stream));
+  const { gate } = plan;
+  if (!gate && !cacheable) return handler(call);
+  const gated = gate ? () => gate.run(() => handler(call)) : () => handler(call);
+  return cacheable ? deps.cache.wrap(`${endpoint.id}?${canonical(call.params)}`, endpoint.limits.cacheTtl, gated) : gated();
 }

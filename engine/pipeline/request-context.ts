@@ -7,6 +7,7 @@ import { redactUrl } from '../auth/redact.js';
 import type { Logger } from '../log.js';
 
 const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const EXPOSED_HEADERS = 'X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After';
 
 /**
  * Outermost middleware: the request id, the one access-log line (with secrets
@@ -15,13 +16,15 @@ const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  */
 export function requestContext(config: Config, log: Logger): Middleware {
   return async (ctx, next) => {
-    const started = process.hrtime.bigint();
-    const sent = ctx.get('X-Request-Id');
-    const id = CLIENT_ID.test(sent) ? sent : crypto.randomUUID();
+    const started = config.logRequests ? performance.now() : 0;
+    const sent = ctx.req.headers['x-request-id'];
+    const id = typeof sent === 'string' && CLIENT_ID.test(sent) ? sent : crypto.randomUUID();
     ctx.state.requestId = id;
-    ctx.set('X-Request-Id', id);
-    ctx.set('Access-Control-Allow-Origin', '*');
-    ctx.set('Access-Control-Expose-Headers', 'X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After');
+    // straight onto the response (nothing can have been sent yet): these run on every request
+    const { res } = ctx;
+    res.setHeader('X-Request-Id', id);
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
     try {
       if (ctx.method === 'OPTIONS' && ctx.get('Access-Control-Request-Method')) {
         ctx.set('Access-Control-Allow-Headers', 'Authorization, X-API-Key, Content-Type, X-Request-Id');
@@ -47,8 +50,10 @@ export function requestContext(config: Config, log: Logger): Middleware {
       ctx.body = failure(config, error);
     } finally {
       if (config.logRequests) {
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        log.info({ requestId: id, method: ctx.method, url: redactUrl(ctx.originalUrl, new Set((ctx.state.secretParams as string[] | undefined) ?? [])), status: ctx.status, ms: Math.round(ms * 10) / 10 });
+        const ms = performance.now() - started;
+        // the endpoint's secret params, as a set built once per endpoint (pipeline/endpoint.ts)
+        const secretParams = ctx.state.secretParams as ReadonlySet<string> | undefined;
+        log.info({ requestId: id, method: ctx.method, url: redactUrl(ctx.originalUrl, secretParams), status: ctx.status, ms: Math.round(ms * 10) / 10 });
       }
     }
   };

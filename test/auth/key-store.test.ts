@@ -93,3 +93,26 @@ t.test('verify compares digests with crypto.timingSafeEqual', async (t) => {
   t.equal(stored.length, 32, 'full SHA-256 digests are compared');
   t.same(presented, crypto.createHash('sha256').update(created.key).digest());
 });
+
+t.test('a verified key is remembered only until the keys change, from any store on the connection', async (t) => {
+  const { dataDir, store } = freshStore(t);
+  const sameConnection = new KeyStore(openDatabase(dataDir)); // e.g. the admin routes' store
+  const created = store.create();
+  t.equal(store.verify(created.key)?.id, created.id);
+  t.equal(store.verify(created.key)?.id, created.id, 'again, from memory');
+  sameConnection.revoke(created.id);
+  t.equal(store.verify(created.key), undefined, 'a revocation by another store on this connection is seen at once');
+});
+
+t.test('remembered keys are still compared in constant time', async (t) => {
+  const spy = timingSafeEqualSpy();
+  const { KeyStore: SpiedStore } = await t.mockImport<typeof import('../../engine/auth/key-store.js')>('../../engine/auth/key-store.js', spy.mocks);
+  const dataDir = t.testdir();
+  t.teardown(() => closeDatabase(dataDir));
+  const store = new SpiedStore(openDatabase(dataDir));
+  const created = store.create();
+  store.verify(created.key);
+  store.verify(created.key);
+  t.equal(spy.calls.length, 2, 'one comparison per verify, from the index or from memory');
+  t.same(spy.calls[1][1], crypto.createHash('sha256').update(created.key).digest());
+});

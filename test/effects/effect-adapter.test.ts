@@ -28,7 +28,7 @@ function fakeSetup(photo = testPhoto()) {
   } as unknown as AdapterSetup;
   return { setup, stored, fetched };
 }
-const call = (params: Record<string, unknown>): Call => ({ params, signal: new AbortController().signal, baseUrl: 'http://api.test', requestId: 'r1' });
+const call = (params: Record<string, unknown>): Call => ({ params, signal: new AbortController().signal, baseUrl: 'http://api.test', requestId: 'r1', caller: { keyId: 'test', tier: 'test' } });
 
 t.test('default answer: a hosted image URL in the result', async (t) => {
   const { setup, stored } = fakeSetup();

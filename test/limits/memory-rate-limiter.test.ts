@@ -1,5 +1,5 @@
 import t from 'tap';
-import { MemoryRateLimiter } from '../../engine/limits/memory-rate-limiter.js';
+import { HitLog, MemoryRateLimiter } from '../../engine/limits/memory-rate-limiter.js';
 
 /** A limiter on a hand-driven clock, so window edges are hit exactly. */
 function clocked(maxBuckets?: number) {
@@ -90,4 +90,24 @@ t.test('at most limit allowed hits in any window, and every denial was forced', 
     if (decision.remaining !== Math.max(0, limit - inWindow - (decision.allowed ? 1 : 0))) t.fail(`wrong remaining at ${now}`);
   }
   t.ok(denials > 100 && allowed.length > 100, `both outcomes exercised (${allowed.length} allowed, ${denials} denied)`);
+});
+
+t.test('the hit log keeps order across wrap-around and growth', async (t) => {
+  const log = new HitLog();
+  const model: number[] = [];
+  let time = 0;
+  // pushes and drops interleaved so the ring wraps before each growth
+  for (let round = 0; round < 40; round++) {
+    for (let i = 0; i < 3 + (round % 5); i++) {
+      log.push(++time);
+      model.push(time);
+    }
+    const cutoff = time - 4 - (round % 7);
+    log.dropUntil(cutoff);
+    while (model.length && model[0] <= cutoff) model.shift();
+    if (log.length !== model.length || model.some((v, i) => log.at(i) !== v)) t.fail(`log differs from the model in round ${round}`);
+  }
+  t.same(Array.from({ length: log.length }, (_, i) => log.at(i)), model);
+  log.dropUntil(Infinity);
+  t.equal(log.length, 0);
 });

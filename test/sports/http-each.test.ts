@@ -29,7 +29,7 @@ function fakeSetup(answers: Record<string, unknown>) {
   } as unknown as AdapterSetup;
   return { setup, asked };
 }
-const call = (params: Record<string, unknown>): Call => ({ params, signal: new AbortController().signal, baseUrl: 'http://api.test', requestId: 'r1' });
+const call = (params: Record<string, unknown>): Call => ({ params, signal: new AbortController().signal, baseUrl: 'http://api.test', requestId: 'r1', caller: { keyId: 'test', tier: 'test' } });
 
 const fanOut = {
   providers: [
