@@ -1,11 +1,10 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { koaBody } from 'koa-body';
 import type { Config } from './config.js';
-import { loadEndpointsCompiled } from './manifest/compiled.js';
+import { loadRegistryCompiled } from './manifest/compiled.js';
+import { ROOT } from './root.js';
 import type { Endpoint } from './manifest/types.js';
 import { loadUpstreamSpecs, UpstreamRegistry, type UpstreamSpec } from './upstreams.js';
 import { buildRegistry, type Registry } from './registry.js';
@@ -23,16 +22,18 @@ import { registerKeyRoutes } from './admin/keys-routes.js';
 import { listing } from './discovery/listing.js';
 import { registerDiscoveryRoutes } from './discovery/routes.js';
 import { registerGalleryRoutes } from './effects/gallery.js';
-import { closeRenderPool } from './effects/shared.js';
-import { closeUpscalePool } from './effects/upscale.js';
+import { shutdownAll } from './shutdown.js';
 import { closeChromium } from './tools/browser/chromium.js';
 import { createLogger, type Logger } from './log.js';
 import { success } from './envelope.js';
 import { requestContext } from './pipeline/request-context.js';
 import { endpointDispatch } from './pipeline/endpoint.js';
+import { loadKoaBody } from './pipeline/body.js';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export { ROOT };
 export const ENDPOINTS_DIR = path.join(ROOT, 'endpoints');
+/** The compiled registry of this checkout's endpoints (`npm run build`); other ENDPOINTS_DIRs compile into their DATA_DIR. */
+export const COMPILED_REGISTRY = path.join(ROOT, 'build', 'registry.json');
 
 export interface EngineOptions {
   config: Config;
@@ -40,6 +41,8 @@ export interface EngineOptions {
   endpoints?: Endpoint[];
   upstreamSpecs?: UpstreamSpec[];
   logger?: Logger;
+  /** Build every handler and param validator now instead of on first call (lint). */
+  eager?: boolean;
 }
 
 export interface Engine {
@@ -56,12 +59,15 @@ export function createEngine(options: EngineOptions): Engine {
   const { config } = options;
   const logger = options.logger ?? createLogger();
   const endpointsDir = config.endpointsDir ?? ENDPOINTS_DIR;
-  const endpoints = options.endpoints ?? loadEndpointsCompiled(endpointsDir, path.join(config.dataDir, 'cache', 'registry.json'));
-  const upstreams = new UpstreamRegistry(options.upstreamSpecs ?? loadUpstreamSpecs(path.join(endpointsDir, 'upstreams')), config.env);
+  const compiled = options.endpoints
+    ? undefined
+    : loadRegistryCompiled(endpointsDir, endpointsDir === ENDPOINTS_DIR ? COMPILED_REGISTRY : path.join(config.dataDir, 'cache', 'registry.json'));
+  const endpoints = options.endpoints ?? compiled!.endpoints;
+  const upstreams = new UpstreamRegistry(options.upstreamSpecs ?? compiled?.upstreams ?? loadUpstreamSpecs(path.join(endpointsDir, 'upstreams')), config.env);
   const http = createHttpClient(config);
   const cache = createResultCache(config);
   const files = createFileStore(config);
-  const registry = buildRegistry(endpoints, (endpoint) => ({ config, endpoint, manifestDir: endpoint.dir, http, upstreams, cache, files }));
+  const registry = buildRegistry(endpoints, (endpoint) => ({ config, endpoint, manifestDir: endpoint.dir, http, upstreams, cache, files }), { eager: options.eager, checked: compiled !== undefined && !options.eager });
   const store = new KeyStore(openDatabase(config.dataDir));
   const limiter = createRateLimiter(config);
   const auth = { store, config };
@@ -76,11 +82,15 @@ export function createEngine(options: EngineOptions): Engine {
     await enforceRateLimit(ctx, limiter, authenticate(ctx, auth));
     ctx.state.result = listing(registry);
   });
-  router.use('/api/admin/keys', koaBody({ json: true, urlencoded: false, multipart: false, jsonLimit: 16 * 1024 }) as unknown as Middleware);
+  let keysBody: Middleware | undefined;
+  router.use('/api/admin/keys', async (ctx, next) => {
+    keysBody ??= (await loadKoaBody()).koaBody({ json: true, urlencoded: false, multipart: false, jsonLimit: 16 * 1024 }) as unknown as Middleware;
+    return keysBody(ctx, next);
+  });
   registerKeyRoutes(router, { store, config });
   registerFileRoute(router, files);
   registerDiscoveryRoutes(router, { registry, config });
-  registerGalleryRoutes(router, { config });
+  registerGalleryRoutes(router, { config, registry });
 
   app.use(requestContext(config, logger));
   app.use(endpointDispatch({ config, registry, auth, limiter, cache, tempDir: files.tempDir }));
@@ -98,7 +108,7 @@ export function createEngine(options: EngineOptions): Engine {
     files,
     keys: store,
     async close() {
-      await Promise.allSettled([limiter.close(), cache.close(), files.close(), closeRenderPool(), closeUpscalePool(), closeChromium()]);
+      await Promise.allSettled([limiter.close(), cache.close(), files.close(), shutdownAll(), closeChromium()]);
       closeDatabase(config.dataDir);
     },
   };

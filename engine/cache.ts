@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { connectRedis } from './redis.js';
 import type { Config } from './config.js';
 
 /**
@@ -48,7 +49,7 @@ class RedisStore implements Store {
 }
 
 export function createResultCache(config: Pick<Config, 'redisUrl'>): ResultCache {
-  const store: Store = config.redisUrl ? new RedisStore(new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 })) : new MemoryStore();
+  const store: Store = config.redisUrl ? new RedisStore(connectRedis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 })) : new MemoryStore();
   const inflight = new Map<string, Promise<unknown>>();
   return {
     async wrap<T>(key: string, ttlSeconds: number, compute: () => Promise<T>): Promise<T> {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { ManifestError, describe } from './manifest/load.js';
 import type { Endpoint } from './manifest/types.js';
@@ -11,20 +11,24 @@ import { validatorFor } from './params.js';
 
 /** An endpoint ready to serve: its handler, or the reason it is unavailable. */
 export interface Route {
-  endpoint: Endpoint;
-  handler?: EndpointHandler;
-  unavailable?: string;
+  readonly endpoint: Endpoint;
+  /** Present when the endpoint can run here. */
+  readonly handler?: EndpointHandler;
+  /** Why it cannot (a missing variable, binary or upstream). */
+  readonly unavailable?: string;
 }
 
 export interface Registry {
   routes: Route[];
   byId: Map<string, Route>;
   router: EndpointRouter;
+  /** Settles when the handlers built at boot (eager) are built; rejects with the first failure. */
+  built: Promise<void>;
 }
 
-const configAjv = new Ajv({ strict: false, useDefaults: true });
-addFormats.default(configAjv);
-const configValidators = new Map<string, ReturnType<typeof configAjv.compile>>();
+// created on first use: a boot from the compiled registry checks no adapter config
+let configAjv: Ajv | undefined;
+const configValidators = new Map<string, ValidateFunction>();
 
 /** Check a manifest's adapter section against the kind's own schema (boot and lint). */
 export function checkAdapterConfig(endpoint: Endpoint): AdapterKind {
@@ -32,6 +36,10 @@ export function checkAdapterConfig(endpoint: Endpoint): AdapterKind {
   if (!kind) throw new ManifestError(endpoint.file, 'adapter.kind', `unknown adapter kind "${endpoint.adapter.kind}" (known: ${[...ADAPTERS.keys()].join(', ')})`);
   let validate = configValidators.get(kind.kind);
   if (!validate) {
+    if (!configAjv) {
+      configAjv = new Ajv({ strict: false, useDefaults: true });
+      addFormats.default(configAjv);
+    }
     validate = configAjv.compile(kind.configSchema);
     configValidators.set(kind.kind, validate);
   }
@@ -44,16 +52,68 @@ export function checkAdapterConfig(endpoint: Endpoint): AdapterKind {
 
 export type SetupFactory = (endpoint: Endpoint) => AdapterSetup;
 
-export function buildRegistry(endpoints: Endpoint[], setupFor: SetupFactory): Registry {
+/**
+ * Boot checks every manifest (or trusts the compiled registry, whose adapter configs
+ * were checked when it was compiled: `checked`). Each route works out whether it is
+ * available when first asked (the listing, its first call), builds its handler on its
+ * first call and compiles its param validator on its first request: a process serves
+ * few of ~1,500 endpoints, and readying all of them would cost boot time. `eager`
+ * readies everything now, so `npm run lint:endpoints` reports any failure.
+ */
+export function buildRegistry(endpoints: Endpoint[], setupFor: SetupFactory, options: { eager?: boolean; checked?: boolean } = {}): Registry {
+  const builds: Promise<EndpointHandler>[] = [];
   const routes = endpoints.map((endpoint): Route => {
-    const kind = checkAdapterConfig(endpoint);
-    validatorFor(endpoint);
-    const setup = setupFor(endpoint);
-    const unavailable = missingRequirement(endpoint, setup) ?? kind.unavailable?.(endpoint.adapter.config, setup);
-    if (unavailable) return { endpoint, unavailable };
-    return { endpoint, handler: kind.create(endpoint.adapter.config, setup) };
+    const kind = options.checked ? ADAPTERS.get(endpoint.adapter.kind)! : checkAdapterConfig(endpoint);
+    if (options.eager) validatorFor(endpoint);
+    return lazyRoute(endpoint, kind, setupFor(endpoint), options.eager ? builds : undefined);
   });
-  return { routes, byId: new Map(routes.map((r) => [r.endpoint.id, r])), router: new EndpointRouter(endpoints) };
+  return {
+    routes,
+    byId: new Map(routes.map((r) => [r.endpoint.id, r])),
+    router: new EndpointRouter(endpoints),
+    built: Promise.all(builds).then(() => undefined),
+  };
+}
+
+/** A route that decides its availability when first asked; with `builds` (eager) it decides and builds now. */
+function lazyRoute(endpoint: Endpoint, kind: AdapterKind, setup: AdapterSetup, builds?: Promise<EndpointHandler>[]): Route {
+  let decided = false;
+  let unavailable: string | undefined;
+  let handler: EndpointHandler | undefined;
+  const decide = () => {
+    if (decided) return;
+    decided = true;
+    unavailable = missingRequirement(endpoint, setup) ?? kind.unavailable?.(endpoint.adapter.config, setup);
+    if (unavailable) return;
+    const create = () => kind.create(endpoint.adapter.config, setup);
+    if (!builds) return void (handler = onFirstCall(create));
+    const built = Promise.resolve().then(create);
+    builds.push(built);
+    handler = onFirstCall(() => built);
+  };
+  if (builds) decide();
+  return {
+    endpoint,
+    get unavailable() {
+      decide();
+      return unavailable;
+    },
+    get handler() {
+      decide();
+      return handler;
+    },
+  };
+}
+
+/** The handler, built by the first call; later calls go straight to it. */
+function onFirstCall(create: () => EndpointHandler | Promise<EndpointHandler>): EndpointHandler {
+  let handler: EndpointHandler | undefined;
+  let building: Promise<EndpointHandler> | undefined;
+  return (call) => {
+    if (handler) return handler(call);
+    building ??= Promise.resolve().then(create).then((built) => (handler = built));
+    return building.then((built) => built(call));
+  };
 }
 
 function missingRequirement(endpoint: Endpoint, setup: AdapterSetup): string | undefined {

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
+import { parseYaml } from './yaml.js';
 import schema from './upstreams.schema.json' with { type: 'json' };
+import type { ValidateFunction } from 'ajv';
 import { ManifestError, describe, schemaAjv } from './manifest/load.js';
+import type { Sources } from './manifest/sources.js';
 
 /** An upstream as declared in endpoints/upstreams/<name>.yaml. */
 export interface UpstreamSpec {
@@ -26,18 +28,22 @@ export interface Upstream {
   query: Record<string, string>;
 }
 
-const validate = schemaAjv.compile<UpstreamSpec>(schema);
+let validate: ValidateFunction<UpstreamSpec> | undefined;
 
-export function loadUpstreamSpecs(dir: string): UpstreamSpec[] {
+/** Read and check every upstream spec in dir (noting what it read for the compiled registry). */
+export function loadUpstreamSpecs(dir: string, sources?: Sources): UpstreamSpec[] {
+  sources?.dir(dir); // also when missing: creating it must invalidate the compiled registry
   if (!fs.existsSync(dir)) return [];
+  validate ??= schemaAjv().compile<UpstreamSpec>(schema);
   return fs
     .readdirSync(dir)
     .filter((f) => f.endsWith('.yaml'))
     .sort()
     .map((f) => {
       const rel = path.join('upstreams', f);
-      const spec = YAML.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
-      if (!validate(spec)) throw new ManifestError(rel, ...describe(validate.errors![0]));
+      sources?.file(path.join(dir, f));
+      const spec = parseYaml(fs.readFileSync(path.join(dir, f), 'utf8'));
+      if (!validate!(spec)) throw new ManifestError(rel, ...describe(validate!.errors![0]));
       if (`${spec.name}.yaml` !== f) throw new ManifestError(rel, 'name', `must match the file name (${f})`);
       return spec;
     });

@@ -32,8 +32,8 @@ const templates: Template[] = drafts.map((d) => {
   if (seen.has(slug)) throw new Error(`duplicate slug ${slug} (${d.name})`);
   seen.add(slug);
   // Fixed key order keeps the files readable and diffs small.
-  const { name, site, family, description, tags, input, canvas, format, background, text, filters } = d;
-  return JSON.parse(JSON.stringify({ slug, name, site, family, description, tags: tags && [...new Set(tags)], input, canvas, format, background, text, filters })) as Template;
+  const { name, site, family, description, aliases, tags, input, canvas, format, background, text, filters } = d;
+  return JSON.parse(JSON.stringify({ slug, name, site, family, description, aliases, tags: tags && [...new Set(tags)], input, canvas, format, background, text, filters })) as Template;
 });
 
 fs.mkdirSync(TEMPLATES_DIR, { recursive: true });

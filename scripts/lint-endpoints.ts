@@ -12,7 +12,8 @@ import { silentLogger } from '../engine/log.js';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'manifold-lint-'));
 try {
-  const engine = createEngine({ config: loadConfig({ ...process.env, DATA_DIR: dataDir, REDIS_URL: '' }), logger: silentLogger });
+  const engine = createEngine({ config: loadConfig({ ...process.env, DATA_DIR: dataDir, REDIS_URL: '' }), logger: silentLogger, eager: true });
+  await engine.registry.built;
   const { routes } = engine.registry;
   const unavailable = routes.filter((r) => r.unavailable).length;
   console.log(`lint:endpoints: ${routes.length} endpoints OK (${unavailable} unavailable in this environment)`);

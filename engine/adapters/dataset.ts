@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
+import { parseYaml } from '../yaml.js';
 import { compileMapping, fillTemplate } from '../mapping.js';
 import { ApiError } from '../errors.js';
 import { json, type AdapterKind, type AdapterSetup } from './types.js';
@@ -27,7 +27,7 @@ function readList(file: string): unknown[] {
   let list = cache.get(file);
   if (!list) {
     const text = fs.readFileSync(file, 'utf8');
-    const parsed = file.endsWith('.json') ? JSON.parse(text) : YAML.parse(text);
+    const parsed = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
     if (!Array.isArray(parsed) || parsed.length === 0) throw new Error(`${file}: a data set must be a non-empty list`);
     list = parsed;
     cache.set(file, list);

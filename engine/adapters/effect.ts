@@ -1,22 +1,21 @@
 import crypto from 'node:crypto';
-import path from 'node:path';
-import { loadTemplates, type LoadedTemplate } from '../effects/templates.js';
-import { renderCache, renderPool } from '../effects/shared.js';
+import { TEMPLATE_SCHEMA, templateHash } from '../effects/templates.js';
+import type { Template } from '../effects/template-types.js';
 import { fetchPhoto, PHOTO_MAX_PIXELS } from '../effects/photo-input.js';
 import { invalidParameter } from '../errors.js';
-import { PHOTO_UNREADABLE, type RenderParams, type RenderResult } from '../effects/render.js';
+import type { RenderParams, RenderResult } from '../effects/render.js';
 import type { ImageFormat } from '../effects/encode.js';
 import { json, type AdapterKind, type AdapterSetup, type Call, type Output } from './types.js';
 
 /**
- * Image effects from template data (templates/*.yaml): one renderer, one
- * endpoint per template. Renders run in the shared worker pool; identical
- * requests (same template content, params and photo) render once.
+ * Image effects from template data (templates/*.yaml): one renderer, one endpoint
+ * per template. Each template is its endpoint's family item (`template: "{{.}}"`),
+ * so it is checked with the manifests and kept in the compiled registry. Renders
+ * run in the shared worker pool; identical requests (same template content, params
+ * and photo) render once.
  */
 interface EffectConfig {
-  /** Template directory, relative to the manifest. */
-  templates: string;
-  slug: string;
+  template: Template;
 }
 
 export const effect: AdapterKind<EffectConfig> = {
@@ -24,27 +23,27 @@ export const effect: AdapterKind<EffectConfig> = {
   configSchema: {
     type: 'object',
     additionalProperties: false,
-    required: ['templates', 'slug'],
-    properties: {
-      templates: { type: 'string', description: 'Directory of template YAML files, relative to the manifest' },
-      slug: { type: 'string', description: 'Template slug to render' },
-    },
+    required: ['template'],
+    properties: { template: TEMPLATE_SCHEMA },
   },
-  unavailable(config, setup) {
-    try {
-      return loadTemplates(path.resolve(setup.manifestDir, config.templates)).has(config.slug) ? undefined : `no template ${config.slug}`;
-    } catch (err) {
-      return `templates failed to load: ${(err as Error).message}`;
-    }
-  },
-  create(config, setup) {
-    const loaded = loadTemplates(path.resolve(setup.manifestDir, config.templates)).get(config.slug)!;
+  async create({ template }, setup) {
+    const hash = templateHash(template);
+    // Skia, sharp and the worker pool load with the first effect called, not at boot
+    const [{ PHOTO_UNREADABLE }, { renderCache, renderPool }] = await Promise.all([import('../effects/render.js'), import('../effects/shared.js')]);
+    /** Identical requests (same template content, params and photo) render once. */
+    const render = (params: RenderParams, photo?: Buffer): Promise<RenderResult> => {
+      const key = crypto.createHash('sha256')
+        .update(`${template.slug}\0${hash}\0${JSON.stringify(params, Object.keys(params).sort())}\0`)
+        .update(photo ?? '')
+        .digest('hex');
+      return renderCache().get(key, () => renderPool(setup.config.env).render({ template, params, photo }));
+    };
     return async (call) => {
-      const photo = loaded.template.input.startsWith('image') ? await fetchPhoto(setup, call) : undefined;
-      const result = await renderCached(setup, loaded, renderParams(call.params), photo).catch((err: Error) => {
+      const photo = template.input.startsWith('image') ? await fetchPhoto(setup, call) : undefined;
+      const result = await render(renderParams(call.params), photo).catch((err: Error) => {
         throw err.message?.startsWith(PHOTO_UNREADABLE) ? invalidParameter('url', `not a supported image, or over ${PHOTO_MAX_PIXELS / 1e6} megapixels`) : err;
       });
-      return deliver(setup, call, result, loaded.template.slug);
+      return deliver(setup, call, result, template.slug);
     };
   },
 };
@@ -55,14 +54,6 @@ export function renderParams(params: Record<string, unknown>): RenderParams {
   if (typeof params.size === 'number') out.size = params.size;
   if (typeof params.format === 'string') out.format = params.format as ImageFormat;
   return out;
-}
-
-function renderCached(setup: AdapterSetup, loaded: LoadedTemplate, params: RenderParams, photo?: Buffer): Promise<RenderResult> {
-  const key = crypto.createHash('sha256')
-    .update(`${loaded.template.slug}\0${loaded.hash}\0${JSON.stringify(params, Object.keys(params).sort())}\0`)
-    .update(photo ?? '')
-    .digest('hex');
-  return renderCache().get(key, () => renderPool(setup.config.env).render({ template: loaded.template, params, photo }));
 }
 
 /** Bytes with stream=true, otherwise the envelope with a hosted URL. */

@@ -1,4 +1,4 @@
-import Parser from 'rss-parser';
+import type Parser from 'rss-parser';
 import { upstreamError } from '../errors.js';
 
 /**
@@ -7,9 +7,12 @@ import { upstreamError } from '../errors.js';
  * isoDate, creator, content, contentSnippet, guid, categories, source}]}. `source` is
  * the item's <source> element (the publisher, in news aggregators' feeds).
  */
-const parser = new Parser({ customFields: { item: ['source'] } });
+let parser: Promise<Parser<Record<string, unknown>, { source?: unknown }>> | undefined;
+// rss-parser (with xml2js) loads on the first feed, not at boot
+const feedParser = () => (parser ??= import('rss-parser').then(({ default: RssParser }) => new RssParser({ customFields: { item: ['source'] } })));
 
 export async function parseFeed(upstream: string, xml: string): Promise<unknown> {
+  const parser = await feedParser();
   let feed: Awaited<ReturnType<typeof parser.parseString>>;
   try {
     feed = await parser.parseString(xml);

@@ -1,4 +1,5 @@
-import he from 'he';
+import { createRequire } from 'node:module';
+import type * as He from 'he';
 import { compileMapping, fillTemplate, type Mapping, type TemplateScope } from '../mapping.js';
 import { invalidParameter, notFound, upstreamError } from '../errors.js';
 import { parseFeed } from './http-feed.js';
@@ -76,7 +77,12 @@ const eachSchema = {
 };
 const providerSchema = { ...requestSchema, properties: { ...requestProperties, lookup: requestSchema, each: eachSchema } };
 
+const require = createRequire(import.meta.url);
+let he: typeof He | undefined;
+
+/** For the few endpoints with `decode: html`; he loads with the first of them, not at boot. */
 function decodeEntities(value: unknown): unknown {
+  he ??= require('he') as typeof He;
   if (typeof value === 'string') return he.decode(value);
   if (Array.isArray(value)) return value.map(decodeEntities);
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decodeEntities(v)]));

@@ -1,9 +1,7 @@
 import crypto from 'node:crypto';
-import { IMAGE_OPS, type ImageOp } from '../effects/image-ops.js';
+import { IMAGE_OPS, type ImageOp } from '../effects/image-op-names.js';
 import { fetchPhoto, PHOTO_MAX_PIXELS } from '../effects/photo-input.js';
-import { PHOTO_UNREADABLE } from '../effects/render.js';
-import { renderCache, renderPool } from '../effects/shared.js';
-import { upscale, type UpscaleModel } from '../effects/upscale.js';
+import type { UpscaleModel } from '../effects/upscale.js';
 import type { ImageFormat } from '../effects/encode.js';
 import { invalidParameter } from '../errors.js';
 import { deliver } from './effect.js';
@@ -32,8 +30,14 @@ export const image: AdapterKind<ImageConfig> = {
       param: { type: 'string', description: 'Param holding the photo URL (default url)' },
     },
   },
-  create(config, setup) {
+  async create(config, setup) {
     const param = config.param ?? 'url';
+    // Skia, sharp and the worker pool load with the first image endpoint called, not at boot
+    const [{ PHOTO_UNREADABLE }, { renderCache, renderPool }, { upscale }] = await Promise.all([
+      import('../effects/render.js'),
+      import('../effects/shared.js'),
+      import('../effects/upscale.js'),
+    ]);
     return async (call) => {
       const input = await fetchPhoto(setup, call, param);
       const { [param]: _url, stream: _stream, ...params } = call.params;

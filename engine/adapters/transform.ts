@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { OPERATIONS } from '../tools/operations/index.js';
-import { FileOutput } from '../tools/operations/types.js';
+import { FileOutput, type Operation } from '../tools/operations/types.js';
 import { json, type AdapterKind, type Output } from './types.js';
 
 /**
@@ -34,10 +34,12 @@ export const transform: AdapterKind<TransformConfig> = {
     },
   },
   create(config, setup) {
-    const operation = OPERATIONS[config.operation];
+    const load = OPERATIONS[config.operation];
+    let operation: Operation | undefined;
     const options = Object.freeze({ ...config.options });
     const basename = path.posix.basename(setup.endpoint.path) || 'file';
     return async (call): Promise<Output> => {
+      operation ??= await load();
       const value = await operation({ params: call.params, options, call, setup });
       if (value instanceof FileOutput) {
         if (setup.endpoint.response === 'binary' || call.params.stream) {

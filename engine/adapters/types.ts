@@ -22,8 +22,11 @@ export interface AdapterKind<C = any> {
    * binary or upstream), or undefined when they can. Evaluated once at boot.
    */
   unavailable?(config: C, setup: AdapterSetup): string | undefined;
-  /** Build the endpoint's handler once, at boot. */
-  create(config: C, setup: AdapterSetup): EndpointHandler;
+  /**
+   * Build the endpoint's handler, once, on the endpoint's first call (at boot for lint):
+   * an adapter with heavy libraries imports them here, so a boot loads none of them.
+   */
+  create(config: C, setup: AdapterSetup): EndpointHandler | Promise<EndpointHandler>;
 }
 
 /** What an adapter may use while it builds a handler. */

@@ -1,5 +1,4 @@
 import { invalidParameter, missingParameter } from '../errors.js';
-import { inspectFile } from '../uploads/inspect.js';
 import { json, type AdapterKind } from './types.js';
 
 /**
@@ -21,7 +20,9 @@ export const upload: AdapterKind<UploadConfig> = {
     required: ['field'],
     properties: { field: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' } },
   },
-  create(config, setup) {
+  async create(config, setup) {
+    // file-type (MIME sniffing) loads with the first upload, not at boot
+    const { inspectFile } = await import('../uploads/inspect.js');
     return async (call) => {
       const file = call.files?.[config.field];
       if (!file) throw missingParameter(config.field);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import YAML from 'yaml';
-import { Ajv } from 'ajv';
+import { parseYaml } from '../yaml.js';
+import { schemaAjv } from '../manifest/load.js';
 import type { UpstreamRegistry } from '../upstreams.js';
 
 /**
@@ -59,8 +59,8 @@ export function modelRegistry(): ModelRegistry {
 }
 
 export function parseRegistry(text: string): ModelRegistry {
-  const data = YAML.parse(text);
-  const validate = new Ajv({ allErrors: true }).compile<ModelRegistry>(schema);
+  const data = parseYaml(text);
+  const validate = schemaAjv().compile<ModelRegistry>(schema);
   if (!validate(data)) throw new Error(`models.yaml: ${validate.errors!.map((e) => `${e.instancePath} ${e.message}`).join('; ')}`);
   for (const kind of ['models', 'images'] as const) {
     for (const [alias, ids] of Object.entries(data[kind])) {

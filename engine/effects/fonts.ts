@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { GlobalFonts } from '@napi-rs/canvas';
+import type { GlobalFonts as Fonts } from '@napi-rs/canvas';
 
 /**
  * Fonts templates may name, each a TTF shipped in an npm package (licences in
@@ -50,6 +50,8 @@ let registered = false;
 /** Registers every font with Skia once per thread (workers each have their own registry). */
 export function registerFonts(): void {
   if (registered) return;
+  // Skia loads with the first render, not with the font table (which boot reads)
+  const { GlobalFonts } = require('@napi-rs/canvas') as { GlobalFonts: typeof Fonts };
   for (const { family, file } of Object.values(FONTS)) {
     if (!GlobalFonts.registerFromPath(require.resolve(file), family)) throw new Error(`font ${file} failed to load`);
   }

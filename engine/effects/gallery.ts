@@ -3,9 +3,8 @@ import type { Config } from '../config.js';
 import { notFound } from '../errors.js';
 import { makeAsset, sendAsset, type Asset } from '../discovery/asset.js';
 import { galleryPage, GALLERY_SCRIPT } from './gallery-page.js';
-import { loadTemplates, TEMPLATES_DIR } from './templates.js';
-import { renderCache, renderPool } from './shared.js';
-import { samplePhoto } from './sample-photo.js';
+import { templateHash } from './templates.js';
+import type { Registry } from '../registry.js';
 import type { Template } from './template-types.js';
 
 /** Width of gallery previews. */
@@ -32,25 +31,33 @@ export function galleryEntries(templates: Template[], baseUrl: string): GalleryE
  * a copyable example request. Previews are rendered on first request through the
  * shared pool and cache, then served with a day-long cache lifetime.
  */
-export function registerGalleryRoutes(router: Router, deps: { config: Config; templatesDir?: string }): void {
-  const registry = loadTemplates(deps.templatesDir ?? TEMPLATES_DIR);
+export function registerGalleryRoutes(router: Router, deps: { config: Config; registry: Pick<Registry, 'routes'> }): void {
+  let templates: Map<string, Template> | undefined;
+  // the templates are the effect endpoints' own (their family items), collected on first use
+  const bySlug = () => (templates ??= new Map(deps.registry.routes
+    .filter((r) => r.endpoint.adapter.kind === 'effect')
+    .map((r) => (r.endpoint.adapter.config as { template: Template }).template)
+    .map((t) => [t.slug, t])));
   let page: Asset | undefined;
   const script = makeAsset('application/javascript; charset=utf-8', Buffer.from(GALLERY_SCRIPT));
-  const photo = samplePhoto(480, 320);
+  let photo: Buffer | undefined;
   const csp = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; script-src 'self'; connect-src 'none'; base-uri 'none'; form-action 'none'";
 
   router.get(['/gallery', '/gallery/'], (ctx) => {
-    page ??= makeAsset('text/html; charset=utf-8', Buffer.from(galleryPage(galleryEntries([...registry.values()].map((l) => l.template), deps.config.publicBaseUrl))));
+    page ??= makeAsset('text/html; charset=utf-8', Buffer.from(galleryPage(galleryEntries([...bySlug().values()], deps.config.publicBaseUrl))));
     ctx.set('Content-Security-Policy', csp);
     sendAsset(ctx, page, 'no-cache');
   });
   router.get('/gallery/gallery.js', (ctx) => sendAsset(ctx, script, 'public, max-age=3600'));
   router.get('/gallery/preview/:file', async (ctx) => {
     const slug = String(ctx.params.file).replace(/\.webp$/, '');
-    const loaded = registry.get(slug);
-    if (!loaded) throw notFound('No such effect template');
-    const { template, hash } = loaded;
+    const template = bySlug().get(slug);
+    if (!template) throw notFound('No such effect template');
+    const hash = templateHash(template);
     const params = { ...PREVIEW_TEXT, size: PREVIEW_WIDTH, format: 'webp' as const };
+    // the renderer (Skia, sharp, worker pool) loads with the first preview, not at boot
+    const [{ renderCache, renderPool }, { samplePhoto }] = await Promise.all([import('./shared.js'), import('./sample-photo.js')]);
+    photo ??= samplePhoto(480, 320);
     const preview = await renderCache().get(`preview\0${slug}\0${hash}`, () =>
       renderPool(deps.config.env).render({ template, params, photo: template.input.startsWith('image') ? photo : undefined }));
     ctx.set('Cache-Control', 'public, max-age=86400');

@@ -1,5 +1,6 @@
 import { createCanvas } from '@napi-rs/canvas';
 import sharp, { type FitEnum, type Metadata, type Sharp } from 'sharp';
+import type { ImageOp } from './image-op-names.js';
 import { decodePhoto, renderTemplate, PHOTO_UNREADABLE, type RenderResult } from './render.js';
 import { drawTextLayer } from './text-layer.js';
 import { registerFonts } from './fonts.js';
@@ -13,8 +14,6 @@ import type { Template } from './template-types.js';
  * work; ops that draw text or frames use the template renderer. Every decode
  * is capped at PHOTO_MAX_PIXELS, every output side at MAX_SIDE.
  */
-export const IMAGE_OPS = ['blur', 'grayscale', 'invert', 'sepia', 'pixelate', 'circle', 'rotate', 'flip', 'mirror', 'resize', 'adjust', 'deepfry', 'meme', 'triggered'] as const;
-export type ImageOp = (typeof IMAGE_OPS)[number];
 export const MAX_SIDE = 4096;
 
 export interface ImageJob { op: ImageOp; params: Record<string, unknown>; input: Uint8Array }

@@ -2,6 +2,7 @@ import os from 'node:os';
 import { Piscina } from 'piscina';
 import { overloaded } from '../errors.js';
 import type { WorkerJob } from './render-worker.js';
+import { siblingModule } from '../root.js';
 import type { RenderResult } from './render.js';
 
 export interface PoolOptions {
@@ -23,7 +24,7 @@ export class RenderPool {
   constructor(options: PoolOptions = {}) {
     this.threads = options.threads ?? Math.max(1, os.availableParallelism());
     this.pool = new Piscina({
-      filename: new URL('./render-worker.ts', import.meta.url).href,
+      filename: siblingModule(import.meta.url, 'render-worker'),
       minThreads: 1,
       maxThreads: this.threads,
       maxQueue: options.queue ?? this.threads * 16,

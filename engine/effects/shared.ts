@@ -1,5 +1,6 @@
 import { RenderPool } from './render-pool.js';
 import { RenderCache } from './render-cache.js';
+import { onShutdown } from '../shutdown.js';
 
 /**
  * One render pool and one render cache per process, shared by every effect
@@ -10,7 +11,10 @@ let cache: RenderCache | undefined;
 
 /** The pool, created on first use from EFFECTS_THREADS / EFFECTS_QUEUE in the config's env. */
 export function renderPool(env: Readonly<Record<string, string>> = {}): RenderPool {
-  pool ??= new RenderPool({ threads: intEnv(env.EFFECTS_THREADS), queue: intEnv(env.EFFECTS_QUEUE) });
+  if (!pool) {
+    pool = new RenderPool({ threads: intEnv(env.EFFECTS_THREADS), queue: intEnv(env.EFFECTS_QUEUE) });
+    onShutdown(closeRenderPool);
+  }
   return pool;
 }
 

@@ -119,6 +119,8 @@ export interface Template {
   family: string;
   description: string;
   tags?: string[];
+  /** More paths the effect answers at (clients that know it by another name). */
+  aliases?: string[];
   /** What the client sends: one text, two texts, a photo, or a photo and a text. */
   input: TemplateInput;
   canvas: { width: number; height: number };

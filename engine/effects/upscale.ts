@@ -4,6 +4,8 @@ import { invalidParameter, overloaded } from '../errors.js';
 import { CONTENT_TYPES, type ImageFormat } from './encode.js';
 import { PHOTO_MAX_PIXELS } from './photo-input.js';
 import { PHOTO_UNREADABLE, type RenderResult } from './render.js';
+import { siblingModule } from '../root.js';
+import { onShutdown } from '../shutdown.js';
 import type { EsrganJob, EsrganResult } from './esrgan-worker.js';
 
 /** Upscaling models a client may pick (the manifest's `model` enum). */
@@ -24,7 +26,10 @@ export const NEURAL_MAX_PIXELS = 256 * 256;
 let pool: Piscina | undefined;
 /** One thread for neural work: it is slow and memory-hungry, so it must not starve the renderers. */
 function esrganPool(): Piscina {
-  pool ??= new Piscina({ filename: new URL('./esrgan-worker.ts', import.meta.url).href, minThreads: 0, maxThreads: 1, maxQueue: 4, idleTimeout: 120_000 });
+  if (!pool) {
+    pool = new Piscina({ filename: siblingModule(import.meta.url, 'esrgan-worker'), minThreads: 0, maxThreads: 1, maxQueue: 4, idleTimeout: 120_000 });
+    onShutdown(closeUpscalePool);
+  }
   return pool;
 }
 

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { connectRedis } from '../redis.js';
 import { ApiError } from '../errors.js';
 import { decide, type RateLimitDecision, type RateLimiter } from './rate-limiter.js';
 
@@ -58,7 +59,7 @@ export class RedisRateLimiter implements RateLimiter {
 
   constructor(options: RedisRateLimiterOptions) {
     // Fail a hit after a couple of reconnect attempts rather than queueing requests indefinitely.
-    this.#redis = new Redis(options.url, { maxRetriesPerRequest: 2 }) as ScriptedRedis;
+    this.#redis = connectRedis(options.url, { maxRetriesPerRequest: 2 }) as ScriptedRedis;
     // defineCommand sends EVALSHA and falls back to EVAL when the script isn't cached yet.
     this.#redis.defineCommand('slidingWindowHit', { numberOfKeys: 1, lua: SLIDING_WINDOW_LUA });
     // Connection errors surface through hit(); without a listener ioredis would also print them.

@@ -1,40 +1,60 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findManifestFiles, loadEndpoints } from './load.js';
 import { dirListing, fileStamp, Sources } from './sources.js';
 import type { Endpoint } from './types.js';
+import { loadUpstreamSpecs, type UpstreamSpec } from '../upstreams.js';
+import { ADAPTERS } from '../adapters/index.js';
+import { checkAdapterConfig } from '../registry.js';
 
 /**
- * The compiled registry: parsing ~1,500 YAML files (manifests and effect templates)
- * takes seconds, reading one JSON file takes milliseconds. The first boot compiles
- * the registry into DATA_DIR; later boots reuse it while every manifest, data file,
- * template directory and the loader itself are unchanged (size + mtime + listings).
+ * The compiled registry: parsing and checking ~1,500 YAML files (manifests, effect
+ * templates, upstream specs) takes seconds, reading one JSON file takes milliseconds.
+ * `npm run build` (or the first boot) compiles it; later boots reuse it while every
+ * manifest, data file, template directory and upstream spec, the loader itself and
+ * the adapters' config schemas are unchanged (size + mtime + listings + a digest).
+ * Adapter configs are checked while compiling (which also fills in their defaults).
  */
-interface Compiled {
+export interface CompiledRegistry {
+  endpoints: Endpoint[];
+  upstreams: UpstreamSpec[];
+}
+
+interface Stored extends CompiledRegistry {
   root: string;
   manifests: string[];
   files: Record<string, string>;
   dirs: Record<string, string[]>;
-  endpoints: Endpoint[];
+  adapterSchemas: string;
 }
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-/** The loader's own files: a change to how manifests are read invalidates the cache. */
-const LOADER_FILES = ['load.ts', 'family.ts', 'compiled.ts', 'manifest.schema.json'].map((f) => path.join(HERE, f));
+/** .ts under tsx, .js when built: the loader's own files, whose change invalidates the cache. */
+const EXT = path.extname(fileURLToPath(import.meta.url));
+const LOADER_FILES = [`load${EXT}`, `family${EXT}`, `compiled${EXT}`, 'manifest.schema.json', `../upstreams${EXT}`, '../upstreams.schema.json'].map((f) => path.join(HERE, f));
 
-export function loadEndpointsCompiled(root: string, cacheFile: string): Endpoint[] {
+export function loadRegistryCompiled(root: string, cacheFile: string): CompiledRegistry {
   const manifests = findManifestFiles(root);
+  const adapterSchemas = adapterSchemasDigest();
   const cached = read(cacheFile);
-  if (cached && isCurrent(cached, root, manifests)) return cached.endpoints;
+  if (cached && cached.adapterSchemas === adapterSchemas && isCurrent(cached, root, manifests)) return cached;
   const sources = new Sources();
   for (const file of LOADER_FILES) sources.file(file);
   const endpoints = loadEndpoints(root, sources);
-  write(cacheFile, { root, manifests, files: sources.files, dirs: sources.dirs, endpoints });
-  return endpoints;
+  for (const endpoint of endpoints) checkAdapterConfig(endpoint);
+  const upstreams = loadUpstreamSpecs(path.join(root, 'upstreams'), sources);
+  write(cacheFile, { root, manifests, files: sources.files, dirs: sources.dirs, adapterSchemas, endpoints, upstreams });
+  return { endpoints, upstreams };
 }
 
-function isCurrent(c: Compiled, root: string, manifests: string[]): boolean {
+function adapterSchemasDigest(): string {
+  const schemas = [...ADAPTERS.values()].map((kind) => [kind.kind, kind.configSchema]);
+  return crypto.createHash('sha256').update(JSON.stringify(schemas)).digest('hex');
+}
+
+function isCurrent(c: Stored, root: string, manifests: string[]): boolean {
   return (
     c.root === root &&
     c.manifests.length === manifests.length &&
@@ -44,21 +64,21 @@ function isCurrent(c: Compiled, root: string, manifests: string[]): boolean {
   );
 }
 
-function read(file: string): Compiled | undefined {
+function read(file: string): Stored | undefined {
   try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as Compiled;
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as Stored;
   } catch {
     return undefined;
   }
 }
 
-function write(file: string, compiled: Compiled): void {
+function write(file: string, compiled: Stored): void {
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const temp = `${file}.${process.pid}.tmp`;
     fs.writeFileSync(temp, JSON.stringify(compiled));
     fs.renameSync(temp, file);
   } catch {
-    // a read-only DATA_DIR only costs boot time
+    // a read-only tree only costs boot time
   }
 }

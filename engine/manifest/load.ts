@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
-import { Ajv, type ErrorObject } from 'ajv';
+import { parseYaml } from '../yaml.js';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import metaSchema from './manifest.schema.json' with { type: 'json' };
 import { familyItems, substitute } from './family.js';
@@ -23,11 +23,26 @@ export class ManifestError extends Error {
 /** Folders under endpoints/ that hold data, not manifests. */
 const NON_MANIFEST_DIRS = new Set(['fixtures', 'data', 'upstreams']);
 
-/** The one validator for project data files against their schemas (manifests, upstreams, effect templates). */
-export const schemaAjv = new Ajv({ allErrors: false, strict: false, useDefaults: false });
-addFormats.default(schemaAjv);
-const validateManifest = schemaAjv.compile<Manifest>(metaSchema);
-const validateFamily = schemaAjv.compile({ ...metaSchema.properties.family, definitions: metaSchema.definitions });
+let sharedAjv: Ajv | undefined;
+
+/**
+ * The one validator for project data files against their schemas (manifests, upstreams,
+ * effect templates); created on first use, as a boot from the compiled registry needs none.
+ */
+export function schemaAjv(): Ajv {
+  if (!sharedAjv) {
+    sharedAjv = new Ajv({ allErrors: false, strict: false, useDefaults: false });
+    addFormats.default(sharedAjv);
+  }
+  return sharedAjv;
+}
+// compiled on first use: a boot from the compiled registry never needs them
+let validators: { manifest: ValidateFunction<Manifest>; family: ValidateFunction } | undefined;
+const validatorsFor = () =>
+  (validators ??= {
+    manifest: schemaAjv().compile<Manifest>(metaSchema),
+    family: schemaAjv().compile({ ...metaSchema.properties.family, definitions: metaSchema.definitions }),
+  });
 
 export function findManifestFiles(root: string): string[] {
   const out: string[] = [];
@@ -65,7 +80,7 @@ export function loadEndpoints(root: string, sources?: Sources): Endpoint[] {
 export function loadManifestFile(file: string, rel: string, sources?: Sources): Endpoint[] {
   let raw: unknown;
   try {
-    raw = YAML.parse(fs.readFileSync(file, 'utf8'), { prettyErrors: true });
+    raw = parseYaml(fs.readFileSync(file, 'utf8'), { prettyErrors: true });
   } catch (err) {
     throw new ManifestError(rel, '', `invalid YAML: ${(err as Error).message.split('\n')[0]}`);
   }
@@ -73,6 +88,7 @@ export function loadManifestFile(file: string, rel: string, sources?: Sources): 
   const family = (raw as { family?: unknown } | null)?.family;
   if (family === undefined) return [normalise(check(raw, rel), rel, dir)];
   // a family template is only whole once expanded: check its family section now, each item below
+  const validateFamily = validatorsFor().family;
   if (!validateFamily(family)) throw new ManifestError(rel, ...describe({ ...validateFamily.errors![0], instancePath: `/family${validateFamily.errors![0].instancePath}` }));
   const manifest = raw as Manifest;
   let items: Record<string, unknown>[];
@@ -94,6 +110,7 @@ export function loadManifestFile(file: string, rel: string, sources?: Sources): 
 }
 
 function check(raw: unknown, rel: string): Manifest {
+  const validateManifest = validatorsFor().manifest;
   if (!validateManifest(raw)) throw new ManifestError(rel, ...describe(validateManifest.errors![0]));
   const manifest = raw as Manifest;
   const method = manifest.method ?? 'GET';

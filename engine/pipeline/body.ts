@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import type { Context, Middleware } from 'koa';
-import { koaBody, HttpMethodEnum } from 'koa-body';
 import type { Config } from '../config.js';
 import { ApiError, payloadTooLarge } from '../errors.js';
 import type { Endpoint } from '../manifest/types.js';
@@ -12,6 +11,10 @@ import type { UploadedFile } from '../adapters/types.js';
  * not accept gets 415; one over its limit gets 413. Multipart files are streamed to
  * DATA_DIR/tmp by formidable (never held in memory) and removed after the response.
  */
+// koa-body (with formidable and zod) loads with the first request that has a body, not at boot
+let koaBodyModule: Promise<typeof import('koa-body')> | undefined;
+export const loadKoaBody = () => (koaBodyModule ??= import('koa-body'));
+
 export class BodyParsers {
   private readonly parsers = new Map<string, Middleware>();
 
@@ -29,13 +32,14 @@ export class BodyParsers {
       throw new ApiError(415, 'unsupported_media_type', types.length ? `Send the body as ${names.join(' or ')}` : 'This endpoint takes no request body');
     }
     const limit = endpoint.limits.bodyBytes ?? this.config.bodyMaxBytes;
-    await this.parserFor(types, limit)(ctx, async () => {});
+    await (await this.parserFor(types, limit))(ctx, async () => {});
   }
 
-  private parserFor(types: string[], limit: number): Middleware {
+  private async parserFor(types: string[], limit: number): Promise<Middleware> {
     const key = `${types.join(',')}|${limit}`;
     let parser = this.parsers.get(key);
     if (!parser) {
+      const { koaBody, HttpMethodEnum } = await loadKoaBody();
       parser = koaBody({
         json: types.includes('json'),
         urlencoded: types.includes('form'),

@@ -66,15 +66,18 @@ export function photoEffects(): Draft[] {
   filtered.forEach(([name, family, description, filters, background]) => out.push(draft(name, family, description, { background, filters })));
   // Overlays the image-manipulation endpoints (/api/image/jail, rainbow, wasted) also serve.
   out.push(draft('Jail Bars Photo', 'overlay', 'The photo behind dark steel jail bars with a cold cell light.', {
+    aliases: ['/api/image/jail'],
     canvas: SQUARE, background: [photo({ filter: 'grayscale(0.4) brightness(0.85)' }),
       ...[0.07, 0.21, 0.36, 0.5, 0.64, 0.79, 0.93].map((x): BackgroundLayer => ({ type: 'shape', shape: 'rect', box: { x, y: 0.5, w: 0.035, h: 1 }, fill: lin([[0, '#1a1c1f'], [0.4, '#6b7078'], [1, '#1a1c1f']], 0), shadow: { x: 8, y: 0, blur: 10, color: 'rgba(0,0,0,0.6)' } })),
       fill(lin([[0, 'rgba(255,255,255,0.18)'], [0.5, 'rgba(0,0,0,0)'], [1, 'rgba(0,0,0,0.5)']], 0), { opacity: 0.6 }), { type: 'shape', shape: 'rect', box: { x: 0.5, y: 0.06, w: 1, h: 0.05 }, fill: '#2a2d31' }, { type: 'shape', shape: 'rect', box: { x: 0.5, y: 0.94, w: 1, h: 0.05 }, fill: '#2a2d31' }],
     filters: [{ type: 'vignette', strength: 0.6 }],
   }));
   out.push(draft('Rainbow Overlay Photo', 'overlay', 'The photo washed with a diagonal rainbow gradient.', {
+    aliases: ['/api/image/rainbow'],
     canvas: SQUARE, background: [photo(), fill(lin([[0, '#ff0000'], [0.2, '#ff9900'], [0.4, '#ffee00'], [0.6, '#00cc44'], [0.8, '#0066ff'], [1, '#9900ff']], 45), { opacity: 0.38 })],
   }));
   out.push(draft('Wasted Photo', 'overlay', 'The photo drained to grey with a red game-over style caption across the middle.', {
+    aliases: ['/api/image/wasted'],
     canvas: SQUARE, background: [photo({ filter: 'grayscale(1) contrast(1.1) brightness(0.8)' }), { type: 'shape', shape: 'rect', box: { x: 0.5, y: 0.5, w: 1, h: 0.16 }, fill: 'rgba(0,0,0,0.55)' }],
     text: [{ content: 'WASTED', font: 'playfair-display', box: { x: 0.5, y: 0.5, w: 0.6, h: 0.14 }, fill: '#c8102e', outlines: [{ width: 0.03, paint: '#000000' }] }],
   }));
@@ -114,7 +117,8 @@ export function photoEffects(): Draft[] {
     ['Top Secret Dossier', 'misc', 'A classified dossier with the photo clipped on and your codename stamped.', [fill('#c8b07a'), { type: 'shape', shape: 'rect', box: { x: 0.5, y: 0.52, w: 0.9, h: 0.86 }, fill: '#f0e6cc' }], { box: { x: 0.3, y: 0.5, w: 0.34, h: 0.56 }, filter: 'grayscale(0.6)', frame: { width: 8, paint: '#ffffff' }, rotate: -3 },
       [{ content: 'TOP SECRET', font: 'special-elite', box: { x: 0.72, y: 0.3, w: 0.4, h: 0.12 }, rotate: -10, fill: '#b3001f', outlines: [{ width: 0.03, paint: '#b3001f' }], opacity: 0.8 }, { source: 'text', font: 'special-elite', box: { x: 0.72, y: 0.6, w: 0.4, h: 0.08 }, fill: '#222' }]],
   ];
-  texty.forEach(([name, family, description, background, layer, text]) => out.push(draft(name, family, description, { input: 'image-text', background: [...background, photo(layer)], text })));
+  const textyAliases: Record<string, string[]> = { 'Wanted Poster': ['/api/image/wanted'] };
+  texty.forEach(([name, family, description, background, layer, text]) => out.push(draft(name, family, description, { aliases: textyAliases[name], input: 'image-text', background: [...background, photo(layer)], text })));
   HUES.slice(0, 6).forEach((hue, i) => {
     const b = HUES[(i + 4) % HUES.length];
     out.push(draft(`${hue.name} Gradient Avatar`, 'logo', `A round avatar of the photo on a ${hue.name.toLowerCase()}-to-${b.name.toLowerCase()} gradient with your name curved below.`, {

@@ -26,7 +26,7 @@ if (new Set(endpoints.map((e) => e.id)).size !== endpoints.length) throw new Err
 const routes: Route[] = endpoints.map((endpoint) =>
   endpoint.requires.env.length ? { endpoint, unavailable: `${endpoint.requires.env.join(', ')} not set` } : { endpoint },
 );
-const registry: Registry = { routes, byId: new Map(routes.map((r) => [r.endpoint.id, r])), router: new EndpointRouter(endpoints) };
+const registry: Registry = { routes, byId: new Map(routes.map((r) => [r.endpoint.id, r])), router: new EndpointRouter(endpoints), built: Promise.resolve() };
 const config = loadConfig({ PUBLIC_BASE_URL: 'https://api.example.test/', CREATOR: 'Tester' });
 const doc = buildOpenApi(registry, config) as any;
 

@@ -11,6 +11,9 @@ import type { AdapterSetup, Call } from '../../engine/adapters/types.js';
 import { testPhoto } from './support.js';
 
 const manifestDir = path.resolve(import.meta.dirname, '../../endpoints/effects');
+const templates = loadTemplates();
+/** The effect config of a template's endpoint (its family item). */
+const configOf = (slug: string) => ({ template: templates.get(slug)!.template });
 t.teardown(closeRenderPool);
 
 /** A setup whose file store records what it was given and whose HTTP client serves one photo. */
@@ -27,15 +30,9 @@ function fakeSetup(photo = testPhoto()) {
 }
 const call = (params: Record<string, unknown>): Call => ({ params, signal: new AbortController().signal, baseUrl: 'http://api.test', requestId: 'r1', caller: { keyId: 'test', tier: 'test' } });
 
-t.test('config: an unknown slug makes the endpoint unavailable', async (t) => {
-  const { setup } = fakeSetup();
-  t.equal(effect.unavailable!({ templates: '../../templates', slug: 'galaxy' }, setup), undefined);
-  t.match(effect.unavailable!({ templates: '../../templates', slug: 'no-such-effect' }, setup), /no template no-such-effect/);
-});
-
 t.test('default answer: a hosted image URL in the result', async (t) => {
   const { setup, stored } = fakeSetup();
-  const handler = effect.create({ templates: '../../templates', slug: 'galaxy' }, setup);
+  const handler = await effect.create(configOf('galaxy'), setup);
   const out = await handler(call({ text: 'Hello', size: 300 }));
   t.match(out, { type: 'json', result: { image_url: 'http://files.test/1.png', format: 'png', width: 300, height: 150 } });
   t.equal(stored.length, 1);
@@ -44,7 +41,7 @@ t.test('default answer: a hosted image URL in the result', async (t) => {
 
 t.test('stream=true: the image bytes', async (t) => {
   const { setup, stored } = fakeSetup();
-  const handler = effect.create({ templates: '../../templates', slug: 'glitchtext' }, setup);
+  const handler = await effect.create(configOf('glitchtext'), setup);
   const out = await handler(call({ text: 'Hello', size: 256, format: 'jpg', stream: true }));
   if (out.type !== 'binary') throw new Error('expected bytes');
   t.equal(out.contentType, 'image/jpeg');
@@ -55,7 +52,7 @@ t.test('stream=true: the image bytes', async (t) => {
 
 t.test('identical requests render once, concurrent ones share the render', async (t) => {
   const { setup } = fakeSetup();
-  const handler = effect.create({ templates: '../../templates', slug: 'luxurygold' }, setup);
+  const handler = await effect.create(configOf('luxurygold'), setup);
   const [a, b] = await Promise.all([handler(call({ text: 'Once', size: 200, stream: true })), handler(call({ text: 'Once', size: 200, stream: true }))]);
   const c = await handler(call({ text: 'Once', size: 200, stream: true }));
   const d = await handler(call({ text: 'Twice', size: 200, stream: true }));
@@ -66,9 +63,9 @@ t.test('identical requests render once, concurrent ones share the render', async
 });
 
 t.test('photo effects fetch the url through the HTTP client; data URLs decode locally', async (t) => {
-  const photoSlug = [...loadTemplates().values()].find((l) => l.template.input === 'image')!.template.slug;
+  const photoSlug = [...templates.values()].find((l) => l.template.input === 'image')!.template.slug;
   const { setup, fetched } = fakeSetup();
-  const handler = effect.create({ templates: '../../templates', slug: photoSlug }, setup);
+  const handler = await effect.create(configOf(photoSlug), setup);
   t.match(await handler(call({ url: 'https://example.com/me.png', size: 200 })), { type: 'json', result: { format: 'png' } });
   t.same(fetched, ['https://example.com/me.png']);
   const dataUrl = `data:image/png;base64,${testPhoto(40, 30).toString('base64')}`;
@@ -76,13 +73,13 @@ t.test('photo effects fetch the url through the HTTP client; data URLs decode lo
   t.equal(fetched.length, 1, 'a data URL is not fetched');
   await t.rejects(handler(call({ url: 'data:text/plain;base64,aGk=' })), { code: 'invalid_parameter' });
   const garbage = fakeSetup(Buffer.from('<html>not an image</html>'));
-  await t.rejects(effect.create({ templates: '../../templates', slug: photoSlug }, garbage.setup)(call({ url: 'https://example.com/x' })), { status: 400, code: 'invalid_parameter' });
+  await t.rejects((await effect.create(configOf(photoSlug), garbage.setup))(call({ url: 'https://example.com/x' })), { status: 400, code: 'invalid_parameter' });
 });
 
 t.test('a full render queue answers 503 overloaded', async (t) => {
   const pool = new RenderPool({ threads: 1, queue: 1 });
   t.teardown(() => pool.close());
-  const template = loadTemplates().get('galaxy')!.template;
+  const template = templates.get('galaxy')!.template;
   const results = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => pool.render({ template, params: { text: `n${i}`, size: 1024 } })));
   const refused = results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason);
   t.ok(refused.length >= 5, `most calls refused (${refused.length} of 8)`);
@@ -92,12 +89,12 @@ t.test('a full render queue answers 503 overloaded', async (t) => {
 
 t.test('image adapter: photo manipulations answer like effects, bad photos get 400', async (t) => {
   const { setup, fetched } = fakeSetup();
-  const handler = image.create({ op: 'grayscale' }, setup);
+  const handler = await image.create({ op: 'grayscale' }, setup);
   const out = await handler(call({ url: 'https://example.com/me.png', format: 'webp' }));
   t.match(out, { type: 'json', result: { image_url: /\.webp$/, format: 'webp' } });
   t.same(fetched, ['https://example.com/me.png']);
   const bytes = await handler(call({ url: 'https://example.com/me.png', stream: true }));
   t.match(bytes, { type: 'binary', contentType: 'image/png', filename: 'grayscale.png' });
   const garbage = fakeSetup(Buffer.from('GIF89a-but-not-really'));
-  await t.rejects(image.create({ op: 'blur' }, garbage.setup)(call({ url: 'https://example.com/x' })), { status: 400, code: 'invalid_parameter' });
+  await t.rejects((await image.create({ op: 'blur' }, garbage.setup))(call({ url: 'https://example.com/x' })), { status: 400, code: 'invalid_parameter' });
 });

@@ -14,10 +14,13 @@ import { chromium } from 'playwright-core';
 import { loadConfig } from '../../engine/config.js';
 import { registerGalleryRoutes } from '../../engine/effects/gallery.js';
 import { closeRenderPool } from '../../engine/effects/shared.js';
-import { loadTemplates } from '../../engine/effects/templates.js';
+import { loadEndpoints } from '../../engine/manifest/load.js';
+import { ENDPOINTS_DIR } from '../../engine/app.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const total = loadTemplates().size;
+// the gallery shows the effect endpoints' templates
+const routes = loadEndpoints(ENDPOINTS_DIR).map((endpoint) => ({ endpoint }));
+const total = routes.filter((r) => r.endpoint.adapter.kind === 'effect').length;
 
 // Listen first so the example requests carry the real address; Koa builds its
 // middleware chain per request via this handler, after the routes are registered.
@@ -27,7 +30,7 @@ await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 const app = new Koa();
 const router = new Router();
-registerGalleryRoutes(router, { config: loadConfig({ PUBLIC_BASE_URL: base }) });
+registerGalleryRoutes(router, { config: loadConfig({ PUBLIC_BASE_URL: base }), registry: { routes } });
 app.use(router.routes());
 handler = app.callback();
 t.teardown(async () => {

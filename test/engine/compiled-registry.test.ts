@@ -2,12 +2,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { loadEndpointsCompiled } from '../../engine/manifest/compiled.js';
+import { loadRegistryCompiled } from '../../engine/manifest/compiled.js';
 import { tempDataDir } from '../support/serve.js';
 import { writeTestEndpoints } from './test-endpoints.js';
 
 t.test('reuse, and invalidation on a changed, added or removed source', async (t) => {
   const { dir } = writeTestEndpoints();
+  const loadEndpointsCompiled = (root: string, file: string) => loadRegistryCompiled(root, file).endpoints;
   const cache = path.join(tempDataDir(), 'registry.json');
   const first = loadEndpointsCompiled(dir, cache);
   t.ok(fs.existsSync(cache), 'compiled on first load');
@@ -32,4 +33,21 @@ t.test('reuse, and invalidation on a changed, added or removed source', async (t
   // a changed data list behind a family: recompiled
   fs.writeFileSync(path.join(dir, 'item.yaml'), fs.readFileSync(path.join(dir, 'item.yaml'), 'utf8').replace('{ name: three, n: 3 }', '{ name: three, n: 3 }, { name: four, n: 4 }'));
   t.ok(loadEndpointsCompiled(dir, cache).some((e) => e.path === '/api/test/four'), 'family items follow their source');
+
+  // a changed upstream spec: recompiled
+  const upstreams = path.join(dir, 'upstreams');
+  fs.mkdirSync(upstreams, { recursive: true });
+  const spec = (description: string) => `name: local\ndescription: ${description}\nbaseUrl: { env: LOCAL_BASE_URL }\n`;
+  fs.writeFileSync(path.join(upstreams, 'local.yaml'), spec('first'));
+  t.equal(loadRegistryCompiled(dir, cache).upstreams[0]?.description, 'first', 'upstream specs are compiled too');
+  fs.writeFileSync(path.join(upstreams, 'local.yaml'), spec('second, edited'));
+  t.equal(loadRegistryCompiled(dir, cache).upstreams[0]?.description, 'second, edited', 'an edited upstream spec is re-read');
+});
+
+t.test('adapter configs are checked while compiling, with their defaults filled in', async (t) => {
+  const { dir } = writeTestEndpoints();
+  const cache = path.join(tempDataDir(), 'registry.json');
+  fs.writeFileSync(path.join(dir, 'broken.yaml'), fs.readFileSync(path.join(dir, 'needs-env.yaml'), 'utf8').replace('/api/test/needs-env', '/api/test/broken').replace(/adapter: .*/, 'adapter: { kind: dataset, config: { nofile: true } }'));
+  t.throws(() => loadRegistryCompiled(dir, cache), /broken\.yaml: adapter\.config/);
+  t.notOk(fs.existsSync(cache), 'nothing compiled from a broken registry');
 });

@@ -20,14 +20,14 @@ const setup = { manifestDir: dir, config: { env: {} } } as unknown as AdapterSet
 const call = (params: Record<string, unknown>): Call => ({ params, signal: new AbortController().signal, baseUrl: 'http://api.test', requestId: 'r1', caller: { keyId: 'test', tier: 'test' } });
 
 t.test('pick: all returns every matching item in file order, mapped as a list', async (t) => {
-  const handler = dataset.create({ file: 'leagues.yaml', pick: 'all', filter: { region: 'region' }, result: '[].slug' }, setup);
+  const handler = await dataset.create({ file: 'leagues.yaml', pick: 'all', filter: { region: 'region' }, result: '[].slug' }, setup);
   t.same(await handler(call({})), { type: 'json', result: ['epl', 'mls', 'laliga'] });
   t.same(await handler(call({ region: 'Europe' })), { type: 'json', result: ['epl', 'laliga'] });
   await t.rejects(handler(call({ region: 'Asia' })), { status: 404, code: 'not_found' });
 });
 
 t.test('the default still picks one item, among the matching ones', async (t) => {
-  const handler = dataset.create({ file: 'leagues.yaml', filter: { region: 'region' }, result: 'slug' }, setup);
+  const handler = await dataset.create({ file: 'leagues.yaml', filter: { region: 'region' }, result: 'slug' }, setup);
   const seen = new Set<unknown>();
   for (let i = 0; i < 40; i++) seen.add(((await handler(call({ region: 'Europe' }))) as { result: unknown }).result);
   t.same([...seen].sort(), ['epl', 'laliga'], 'only matching items, and more than one of them over 40 picks');

@@ -1,97 +1,110 @@
 import type { Operation } from './types.js';
-import * as encoding from './encoding.js';
-import * as hashing from './hashing.js';
-import * as ids from './identifiers.js';
-import * as json from './json.js';
-import * as minify from './minify.js';
-import * as markup from './markup.js';
-import { regexTest } from './regex.js';
-import * as cron from './cron.js';
-import * as time from './time.js';
-import * as colour from './colour.js';
-import * as text from './text.js';
-import { fancyText } from './fancy.js';
-import * as web from './web.js';
-import * as network from './network.js';
-import * as checkers from './checkers.js';
-import { passwordStrength } from './password-strength.js';
-import * as qr from './qr.js';
-import { obfuscate } from './obfuscate.js';
-import { carbon } from './carbon.js';
-import { htmlObfuscate } from './html-obfuscate.js';
-import { screenshot } from './screenshot.js';
-import { dnsCheck } from './dns.js';
-import { whois } from './whois.js';
 
-/** The closed table of operations a `transform` manifest may name. */
-export const OPERATIONS: Readonly<Record<string, Operation>> = Object.freeze({
-  'base64-encode': encoding.base64Encode,
-  'base64-decode': encoding.base64Decode,
-  'hex-encode': encoding.hexEncode,
-  'hex-decode': encoding.hexDecode,
-  'binary-encode': encoding.binaryEncode,
-  'binary-decode': encoding.binaryDecode,
-  'url-encode': encoding.urlEncode,
-  'url-decode': encoding.urlDecode,
-  'html-encode': encoding.htmlEncode,
-  'html-decode': encoding.htmlDecode,
-  'morse-encode': encoding.morseEncode,
-  'morse-decode': encoding.morseDecode,
-  hash: hashing.hash,
-  hmac: hashing.hmac,
-  uuid: ids.uuid,
-  ulid: ids.ulidId,
-  nanoid: ids.nanoidId,
-  password: ids.password,
-  'json-format': json.jsonFormat,
-  'json-minify': json.jsonMinify,
-  'json-to-yaml': json.jsonToYaml,
-  'yaml-to-json': json.yamlToJson,
-  'minify-js': minify.minifyJs,
-  'minify-css': minify.minifyCss,
-  'minify-html': minify.minifyHtml,
-  beautify: minify.beautify,
-  'markdown-to-html': markup.markdownToHtml,
-  'sanitize-html': markup.sanitizeOperation,
-  'html-to-text': markup.htmlToText,
-  regex: regexTest,
-  'cron-explain': cron.cronExplain,
-  'cron-next': cron.cronNext,
-  timestamp: time.timestamp,
-  'timezone-convert': time.timezoneConvert,
-  'colour-convert': colour.colourConvert,
-  'colour-palette': colour.colourPalette,
-  'colour-contrast': colour.colourContrast,
-  lorem: text.loremIpsum,
-  diff: text.textDiff,
-  'change-case': text.changeCaseOperation,
-  slugify: text.slugify,
-  'word-count': text.wordCount,
-  reverse: text.reverseText,
-  fancy: fancyText,
-  'user-agent': web.userAgent,
-  'request-info': web.requestInfo,
-  'jwt-decode': web.jwtDecode,
-  'url-parse': web.urlParse,
-  'number-base': web.numberBase,
-  'ip-check': network.ipCheck,
-  subnet: network.subnet,
-  'check-phone': checkers.phone,
-  'check-email': checkers.email,
-  'check-url': checkers.url,
-  'check-card': checkers.card,
-  'check-iban': checkers.iban,
-  'check-bic': checkers.bic,
-  'check-domain': checkers.domain,
-  'check-uuid': checkers.uuid,
-  'check-json': checkers.json,
-  'password-strength': passwordStrength,
-  'qr-make': qr.qrMake,
-  'qr-read': qr.qrRead,
-  obfuscate,
-  carbon,
-  'html-obfuscate': htmlObfuscate,
-  screenshot,
-  'dns-check': dnsCheck,
-  whois,
+/**
+ * The closed table of operations a `transform` manifest may name. Each entry loads
+ * its module on first use: the operations pull in dozens of libraries (minifiers,
+ * parsers, QR, browsers) that would otherwise all load at boot, whether or not
+ * their endpoints are ever called.
+ */
+export type OperationLoader = () => Promise<Operation>;
+
+function from<M extends Record<K, Operation>, K extends string>(load: () => Promise<M>, name: K): OperationLoader {
+  return () => load().then((module) => module[name]);
+}
+
+// one loader per module; Node keeps each module once, the loaders only defer the first load
+const encoding = () => import('./encoding.js');
+const hashing = () => import('./hashing.js');
+const identifiers = () => import('./identifiers.js');
+const jsonOps = () => import('./json.js');
+const minify = () => import('./minify.js');
+const markup = () => import('./markup.js');
+const regex = () => import('./regex.js');
+const cron = () => import('./cron.js');
+const time = () => import('./time.js');
+const colour = () => import('./colour.js');
+const text = () => import('./text.js');
+const fancy = () => import('./fancy.js');
+const web = () => import('./web.js');
+const network = () => import('./network.js');
+const checkers = () => import('./checkers.js');
+const passwordStrength = () => import('./password-strength.js');
+const qr = () => import('./qr.js');
+const obfuscate = () => import('./obfuscate.js');
+const carbon = () => import('./carbon.js');
+const htmlObfuscate = () => import('./html-obfuscate.js');
+const screenshot = () => import('./screenshot.js');
+const dns = () => import('./dns.js');
+const whois = () => import('./whois.js');
+
+export const OPERATIONS: Readonly<Record<string, OperationLoader>> = Object.freeze({
+  'base64-encode': from(encoding, 'base64Encode'),
+  'base64-decode': from(encoding, 'base64Decode'),
+  'hex-encode': from(encoding, 'hexEncode'),
+  'hex-decode': from(encoding, 'hexDecode'),
+  'binary-encode': from(encoding, 'binaryEncode'),
+  'binary-decode': from(encoding, 'binaryDecode'),
+  'url-encode': from(encoding, 'urlEncode'),
+  'url-decode': from(encoding, 'urlDecode'),
+  'html-encode': from(encoding, 'htmlEncode'),
+  'html-decode': from(encoding, 'htmlDecode'),
+  'morse-encode': from(encoding, 'morseEncode'),
+  'morse-decode': from(encoding, 'morseDecode'),
+  hash: from(hashing, 'hash'),
+  hmac: from(hashing, 'hmac'),
+  uuid: from(identifiers, 'uuid'),
+  ulid: from(identifiers, 'ulidId'),
+  nanoid: from(identifiers, 'nanoidId'),
+  password: from(identifiers, 'password'),
+  'json-format': from(jsonOps, 'jsonFormat'),
+  'json-minify': from(jsonOps, 'jsonMinify'),
+  'json-to-yaml': from(jsonOps, 'jsonToYaml'),
+  'yaml-to-json': from(jsonOps, 'yamlToJson'),
+  'minify-js': from(minify, 'minifyJs'),
+  'minify-css': from(minify, 'minifyCss'),
+  'minify-html': from(minify, 'minifyHtml'),
+  beautify: from(minify, 'beautify'),
+  'markdown-to-html': from(markup, 'markdownToHtml'),
+  'sanitize-html': from(markup, 'sanitizeOperation'),
+  'html-to-text': from(markup, 'htmlToText'),
+  regex: from(regex, 'regexTest'),
+  'cron-explain': from(cron, 'cronExplain'),
+  'cron-next': from(cron, 'cronNext'),
+  timestamp: from(time, 'timestamp'),
+  'timezone-convert': from(time, 'timezoneConvert'),
+  'colour-convert': from(colour, 'colourConvert'),
+  'colour-palette': from(colour, 'colourPalette'),
+  'colour-contrast': from(colour, 'colourContrast'),
+  lorem: from(text, 'loremIpsum'),
+  diff: from(text, 'textDiff'),
+  'change-case': from(text, 'changeCaseOperation'),
+  slugify: from(text, 'slugify'),
+  'word-count': from(text, 'wordCount'),
+  reverse: from(text, 'reverseText'),
+  fancy: from(fancy, 'fancyText'),
+  'user-agent': from(web, 'userAgent'),
+  'request-info': from(web, 'requestInfo'),
+  'jwt-decode': from(web, 'jwtDecode'),
+  'url-parse': from(web, 'urlParse'),
+  'number-base': from(web, 'numberBase'),
+  'ip-check': from(network, 'ipCheck'),
+  subnet: from(network, 'subnet'),
+  'check-phone': from(checkers, 'phone'),
+  'check-email': from(checkers, 'email'),
+  'check-url': from(checkers, 'url'),
+  'check-card': from(checkers, 'card'),
+  'check-iban': from(checkers, 'iban'),
+  'check-bic': from(checkers, 'bic'),
+  'check-domain': from(checkers, 'domain'),
+  'check-uuid': from(checkers, 'uuid'),
+  'check-json': from(checkers, 'json'),
+  'password-strength': from(passwordStrength, 'passwordStrength'),
+  'qr-make': from(qr, 'qrMake'),
+  'qr-read': from(qr, 'qrRead'),
+  obfuscate: from(obfuscate, 'obfuscate'),
+  carbon: from(carbon, 'carbon'),
+  'html-obfuscate': from(htmlObfuscate, 'htmlObfuscate'),
+  screenshot: from(screenshot, 'screenshot'),
+  'dns-check': from(dns, 'dnsCheck'),
+  whois: from(whois, 'whois'),
 });

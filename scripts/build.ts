@@ -1,0 +1,60 @@
+/**
+ * `npm run build` (also run by `npm ci` through `prepare`, and by `npm start` when
+ * engine/ changed): transpiles engine/ to JavaScript in build/engine/ and compiles
+ * the endpoint registry into build/registry.json, so a start runs plain JavaScript
+ * from a checked registry instead of TypeScript through tsx and ~1,500 YAML files.
+ * Types are not checked here (`npm run typecheck` does that).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { transform } from 'esbuild';
+import { BUILD_DIR, ENGINE_DIR, engineSources, recordBuilt } from './engine-sources.mjs';
+import { COMPILED_REGISTRY, ENDPOINTS_DIR } from '../engine/app.js';
+import { loadRegistryCompiled } from '../engine/manifest/compiled.js';
+
+const OUT = path.join(BUILD_DIR, 'engine');
+const sources = engineSources();
+const wanted = new Set<string>();
+let written = 0;
+
+for (const rel of Object.keys(sources)) {
+  const from = path.join(ENGINE_DIR, rel);
+  const to = path.join(OUT, rel.replace(/\.ts$/, '.js'));
+  wanted.add(to);
+  const content = rel.endsWith('.ts') ? await transpile(from) : fs.readFileSync(from);
+  if (writeIfChanged(to, content)) written++;
+}
+const removed = removeStale(OUT, wanted);
+// the stamp last: a build that stopped half-way stays stale for `npm start`
+recordBuilt(sources);
+const { endpoints } = loadRegistryCompiled(ENDPOINTS_DIR, COMPILED_REGISTRY);
+console.log(`build: ${Object.keys(sources).length} engine files (${written} written, ${removed} removed), ${endpoints.length} endpoints in ${path.relative(process.cwd(), COMPILED_REGISTRY)}`);
+
+async function transpile(file: string): Promise<string> {
+  const { code } = await transform(fs.readFileSync(file, 'utf8'), {
+    loader: 'ts',
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.10', // keeps JSON import attributes
+    sourcefile: file,
+  });
+  return code;
+}
+
+/** Unchanged outputs keep their mtime (and so the compiled registry stays current). */
+function writeIfChanged(file: string, content: string | Buffer): boolean {
+  const data = Buffer.from(content);
+  if (fs.existsSync(file) && fs.readFileSync(file).equals(data)) return false;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, data);
+  return true;
+}
+
+function removeStale(dir: string, keep: Set<string>): number {
+  let count = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const file = path.join(entry.parentPath, entry.name);
+    if (entry.isFile() && !keep.has(file)) fs.rmSync(file), count++;
+  }
+  return count;
+}

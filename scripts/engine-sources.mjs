@@ -1,0 +1,44 @@
+// Plain JavaScript: `npm start` reads this before anything is built (no tsx there).
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const ENGINE_DIR = path.join(ROOT, 'engine');
+export const BUILD_DIR = path.join(ROOT, 'build');
+const STAMP = path.join(BUILD_DIR, 'engine-sources.json');
+
+/**
+ * Every file under engine/ with its size and mtime: what the build transpiles and
+ * records, and what a start compares to tell whether the build is stale.
+ * @returns {Record<string, string>}
+ */
+export function engineSources() {
+  /** @type {Record<string, string>} */
+  const out = {};
+  for (const entry of fs.readdirSync(ENGINE_DIR, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || entry.name.endsWith('.md')) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    const st = fs.statSync(file);
+    out[path.relative(ENGINE_DIR, file)] = `${st.size}:${st.mtimeMs}`;
+  }
+  return out;
+}
+
+/** @param {Record<string, string>} sources */
+export function recordBuilt(sources) {
+  fs.writeFileSync(STAMP, JSON.stringify(sources));
+}
+
+/** True when build/engine is missing or was built from other sources than engine/ holds now. */
+export function buildIsStale() {
+  let built;
+  try {
+    built = JSON.parse(fs.readFileSync(STAMP, 'utf8'));
+  } catch {
+    return true;
+  }
+  const now = engineSources();
+  const names = Object.keys(now);
+  return names.length !== Object.keys(built).length || names.some((name) => built[name] !== now[name]);
+}
