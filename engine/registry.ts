@@ -117,14 +117,14 @@ function onFirstCall(create: () => EndpointHandler | Promise<EndpointHandler>): 
 }
 
 function missingRequirement(endpoint: Endpoint, setup: AdapterSetup): string | undefined {
-  const unset = endpoint.requires.env.filter((name) => setup.config.env[name] === undefined);
-  if (unset.length) return `${unset.join(', ')} not set`;
   const env = setup.config.env;
-  const badOverride = endpoint.requires.bin.map((bin) => [overrideVar(bin), env[overrideVar(bin)]]).find(([, value]) => value && !executable(value));
-  if (badOverride) return `${badOverride[0]} (${badOverride[1]}) is not an executable`;
-  const bins = endpoint.requires.bin.filter((bin) => !onPath(bin, env));
-  if (bins.length) return `${bins.join(', ')} not installed`;
-  return undefined;
+  const unset = endpoint.requires.env.filter((name) => env[name] === undefined);
+  if (unset.length) return `${unset.join(', ')} not set`;
+  const found = endpoint.requires.bin.map((bin) => ({ bin, ...locate(bin, env) }));
+  const badOverride = found.find((f) => f.override && !f.ok);
+  if (badOverride) return `${badOverride.override} (${env[badOverride.override!]}) is not an executable`;
+  const missing = found.filter((f) => !f.ok).map((f) => f.bin);
+  return missing.length ? `${missing.join(', ')} not installed` : undefined;
 }
 
 const pathCache = new Map<string, boolean>();
@@ -134,8 +134,13 @@ const pathCache = new Map<string, boolean>();
  * `ffmpeg` → FFMPEG_PATH) when that is set, else found on PATH?
  */
 export function onPath(bin: string, env: Readonly<Record<string, string>>): boolean {
-  const override = env[overrideVar(bin)];
-  if (override) return executable(override);
+  return locate(bin, env).ok;
+}
+
+/** Where a binary was looked for: its override variable when that is set (a wrong one is not papered over by PATH), else PATH. */
+function locate(bin: string, env: Readonly<Record<string, string>>): { ok: boolean; override?: string } {
+  const variable = overrideVar(bin);
+  if (env[variable]) return { ok: executable(env[variable]), override: variable };
   const key = `${bin}\0${env.PATH ?? ''}`;
   let found = pathCache.get(key);
   if (found === undefined) {
@@ -143,7 +148,7 @@ export function onPath(bin: string, env: Readonly<Record<string, string>>): bool
     found = path.isAbsolute(bin) ? executable(bin) : dirs.some((dir) => executable(path.join(dir, bin)));
     pathCache.set(key, found);
   }
-  return found;
+  return { ok: found };
 }
 
 /** The variable that names a binary's location: `yt-dlp` → YTDLP_PATH. */
