@@ -1,7 +1,9 @@
 /**
- * `npm start` as a user runs it: the real entry point in a child process. Boots the
- * full registry, serves HTTPS with HSTS when given a certificate, and refuses to
- * start on a bad manifest, naming its file.
+ * `npm start` as a user runs it: scripts/start.mjs in a child process, running the
+ * built JavaScript (rebuilt first if engine/ changed). Boots the full registry,
+ * serves HTTPS with HSTS when given a certificate, loads the heavy libraries on first
+ * use (an effect rendered by the built worker, a JSON body, a lazily loaded tool), and
+ * refuses to start on a bad manifest, naming its file.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,7 +15,7 @@ import { tempDataDir } from '../support/serve.js';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 function start(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'engine/main.ts'], {
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDataDir(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -57,6 +59,28 @@ t.test('HTTPS with HSTS from TLS_CERT_FILE/TLS_KEY_FILE, full registry', async (
   t.equal(answer.status, 200);
   t.match(answer.hsts, /max-age=\d+/);
   t.match(JSON.parse(answer.body), { status: 'ok', version: '3.0.4' });
+});
+
+t.test('the built engine serves what loads on first use: effects (Skia in the built worker), bodies, tools', async (t) => {
+  const server = start({});
+  t.teardown(() => {
+    server.child.kill();
+  });
+  const { url } = await server.listening;
+  const key = 'apikey=manifold-test';
+  const effect = await fetch(`${url}/api/ephoto360/galaxy?${key}&text=Boot&size=256&stream=true`);
+  t.equal(effect.status, 200);
+  t.equal(effect.headers.get('content-type'), 'image/png');
+  t.ok((await effect.arrayBuffer()).byteLength > 1000, 'a rendered image');
+  const minified = await fetch(`${url}/api/tools/minifycss`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ apikey: 'manifold-test', code: 'a {  color : red ; }' }),
+  });
+  t.match(await minified.json(), { status: 200, result: { result: 'a{color:red}' } });
+  const stopped = new Promise((resolve) => server.child.once('close', resolve));
+  server.child.kill('SIGTERM');
+  t.equal(await stopped, 0, 'a graceful shutdown stops the pools it started');
 });
 
 t.test('a bad manifest stops boot and names its file and field', async (t) => {
