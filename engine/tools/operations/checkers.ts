@@ -12,9 +12,11 @@ import type { Operation } from './types.js';
  * and the reason, since "is this valid?" is the question being asked.
  */
 
-export const phone: Operation = ({ params }) => {
+export const phone: Operation = async ({ params }) => {
   const number = parsePhoneNumberFromString(params.phone, { defaultCountry: params.country as CountryCode | undefined });
   if (!number) return { valid: false, input: params.phone, reason: 'not a phone number (add the +country code or pass country)' };
+  // loaded on the first phone check only: the other checkers have no use for it
+  const { phoneGeo } = await import('./phone-geo.js');
   return {
     valid: number.isValid(),
     possible: number.isPossible(),
@@ -26,6 +28,7 @@ export const phone: Operation = ({ params }) => {
     international: number.formatInternational(),
     national: number.formatNational(),
     uri: number.getURI(),
+    ...(await phoneGeo(number)),
   };
 };
 
