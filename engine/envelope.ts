@@ -4,6 +4,25 @@ import { ApiError } from './errors.js';
 /** The two body shapes every JSON answer takes (CONTRACT.md). */
 export const success = (config: Config, result: unknown) => ({ status: 200, success: true, creator: config.creator, result });
 
+/** The text of success(config, …) up to its result, per configuration. */
+const successPrefixes = new WeakMap<Config, string>();
+
+/**
+ * JSON.stringify(success(config, result)), byte for byte, without building the
+ * envelope object: the constant head is made once and only the result is serialised.
+ */
+export function successJson(config: Config, result: unknown): string {
+  const text = JSON.stringify(result);
+  // undefined, a function or a symbol: JSON leaves the property out, so let it do so
+  if (text === undefined) return JSON.stringify(success(config, result));
+  let prefix = successPrefixes.get(config);
+  if (prefix === undefined) {
+    prefix = JSON.stringify(success(config, null)).slice(0, -'null}'.length);
+    successPrefixes.set(config, prefix);
+  }
+  return `${prefix}${text}}`;
+}
+
 export const failure = (config: Config, error: ApiError) => ({
   status: error.status,
   success: false,

@@ -23,8 +23,12 @@ export class BodyParsers {
     private readonly tempDir: string,
   ) {}
 
-  async parse(ctx: Context, endpoint: Endpoint): Promise<void> {
-    if (!hasBody(ctx)) return;
+  /** Parse the request body, if there is one; a request without one returns undefined at once (no promise to wait for). */
+  parse(ctx: Context, endpoint: Endpoint): Promise<void> | undefined {
+    return hasBody(ctx) ? this.#parse(ctx, endpoint) : undefined;
+  }
+
+  async #parse(ctx: Context, endpoint: Endpoint): Promise<void> {
     const types = endpoint.body;
     const matched = types.find((t) => ctx.is(t === 'form' ? 'urlencoded' : t));
     if (!matched) {
@@ -65,7 +69,10 @@ export class BodyParsers {
   }
 }
 
-const hasBody = (ctx: Context) => Boolean(ctx.get('transfer-encoding')) || Number(ctx.get('content-length') || 0) > 0;
+function hasBody(ctx: Context): boolean {
+  const { headers } = ctx.req;
+  return Boolean(headers['transfer-encoding']) || Number(headers['content-length'] || 0) > 0;
+}
 
 /** formidable reports size overruns with httpCode 413 (codes 1009/1016). */
 const isTooLarge = (err: unknown) => (err as { httpCode?: number; status?: number }).httpCode === 413 || (err as { status?: number }).status === 413;

@@ -63,9 +63,10 @@ export function endpointDispatch(deps: EndpointDeps): Middleware {
     const route = deps.registry.byId.get(match.endpoint.id)!;
     const { endpoint } = route;
     const plan = planFor(route);
+    ctx.state.secretParams = plan.secretParams;
+    const parsing = bodies.parse(ctx, endpoint);
     try {
-      await bodies.parse(ctx, endpoint);
-      ctx.state.secretParams = plan.secretParams;
+      if (parsing) await parsing;
       const principal = endpoint.public ? anonymous(ctx, deps.config) : authenticate(ctx, deps.auth);
       const limited = enforceRateLimit(ctx, deps.limiter, principal);
       if (limited) await limited;
@@ -76,7 +77,7 @@ export function endpointDispatch(deps: EndpointDeps): Middleware {
       const call = new AdapterCall(params, principal, deps.config.publicBaseUrl, ctx.state.requestId as string, ctx);
       respond(ctx, deps.config, await call.run(work(deps, route, plan, call), plan.deadlines));
     } finally {
-      if (ctx.request.type === 'multipart/form-data') ctx.res.once('close', () => void removeUploads(ctx));
+      if (parsing && ctx.request.type === 'multipart/form-data') ctx.res.once('close', () => void removeUploads(ctx));
     }
   };
 }

@@ -2,12 +2,16 @@ import type { Context } from 'koa';
 import { Readable } from 'node:stream';
 import type { Config } from '../config.js';
 import type { Output } from '../adapters/types.js';
-import { success } from '../envelope.js';
+import { successJson } from '../envelope.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Write an adapter's output: the envelope, raw bytes, or a redirect. */
 export function respond(ctx: Context, config: Config, output: Output): void {
   if (output.type === 'json') {
-    ctx.body = success(config, output.result);
+    // serialised here with its type set first, so Koa neither looks the type up nor stringifies
+    ctx.res.setHeader('Content-Type', JSON_TYPE);
+    ctx.body = successJson(config, output.result);
     return;
   }
   if (output.type === 'redirect') {
