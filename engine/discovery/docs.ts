@@ -6,7 +6,7 @@ import { makeAsset, type Asset } from './asset.js';
 
 /**
  * The docs UI: Swagger UI from the swagger-ui-dist npm package, served from this
- * server (no CDN), on our own page that points it at /openapi.json. Only the files
+ * server (no CDN), on our own page that points it at the per-category documents. Only the files
  * the page uses (and their source maps) are exposed, never the package directory.
  */
 
@@ -21,6 +21,8 @@ const FILES: Record<string, { dir: string; type: string }> = {
   'swagger-ui.css.map': { dir: SWAGGER_DIR, type: 'application/json' },
   'swagger-ui-bundle.js': { dir: SWAGGER_DIR, type: 'application/javascript; charset=utf-8' },
   'swagger-ui-bundle.js.map': { dir: SWAGGER_DIR, type: 'application/json' },
+  'swagger-ui-standalone-preset.js': { dir: SWAGGER_DIR, type: 'application/javascript; charset=utf-8' },
+  'swagger-ui-standalone-preset.js.map': { dir: SWAGGER_DIR, type: 'application/json' },
   'favicon-16x16.png': { dir: SWAGGER_DIR, type: 'image/png' },
   'favicon-32x32.png': { dir: SWAGGER_DIR, type: 'image/png' },
   'init.js': { dir: PAGE_DIR, type: 'application/javascript; charset=utf-8' },

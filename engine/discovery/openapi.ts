@@ -7,12 +7,14 @@ import { API_KEY_PARAM } from '../auth/key-from-request.js';
  * GET /openapi.json: an OpenAPI 3.1 document generated from the registry, so the
  * docs can never drift from what the engine serves. Every endpoint path and every
  * alias path is an operation; the category slug is always the first tag.
+ * GET /openapi/<category>.json holds one category's operations (what /docs shows:
+ * Swagger UI needs tens of seconds for the whole catalog at once).
  */
 
 type Json = Record<string, unknown>;
 
 /** Category slugs (CONTRACT.md) with the spec's names, for the tag list. */
-const CATEGORY_NAMES: Record<Endpoint['category'], string> = {
+export const CATEGORY_NAMES: Record<Endpoint['category'], string> = {
   ai: 'AI & Chat',
   download: 'Downloaders',
   tools: 'Developer Tools',
@@ -47,13 +49,17 @@ const MEDIA_TYPES: Record<BodyType, string> = { json: 'application/json', form: 
 
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
-/** Build the whole document. Pure: the same registry and config give the same document. */
-export function buildOpenApi(registry: Registry, config: Config): Json {
+/**
+ * Build the whole document, or one category's (without the built-in routes). Pure: the
+ * same registry and config give the same document.
+ */
+export function buildOpenApi(registry: Registry, config: Config, category?: Endpoint['category']): Json {
   const paths: Record<string, Record<string, Json>> = {};
   const operationIds = new Set<string>();
   const extraTags = new Set<string>();
   for (const route of registry.routes) {
     const { endpoint } = route;
+    if (category && endpoint.category !== category) continue;
     endpoint.tags.forEach((t) => extraTags.add(t));
     const primary = operation(route);
     for (const p of [endpoint.path, ...endpoint.aliases]) {
@@ -67,12 +73,13 @@ export function buildOpenApi(registry: Registry, config: Config): Json {
       (paths[openApiPath(p)] ??= {})[endpoint.method.toLowerCase()] = op;
     }
   }
-  for (const [p, item] of Object.entries(builtins(registry))) paths[p] = item;
+  if (!category) for (const [p, item] of Object.entries(builtins(registry))) paths[p] = item;
+  const categories = Object.entries(CATEGORY_NAMES).filter(([name]) => !category || name === category);
 
   return {
     openapi: '3.1.0',
     info: {
-      title: 'Manifold API',
+      title: category ? `Manifold API: ${CATEGORY_NAMES[category]}` : 'Manifold API',
       version: config.version,
       description:
         'Every endpoint takes one API key: the `X-API-Key` header, `Authorization: Bearer <key>`, the `apikey` query parameter, ' +
@@ -82,8 +89,8 @@ export function buildOpenApi(registry: Registry, config: Config): Json {
     servers: [{ url: config.publicBaseUrl }],
     security: [{ apiKeyHeader: [] }, { bearer: [] }, { apiKeyQuery: [] }],
     tags: [
-      ...Object.entries(CATEGORY_NAMES).map(([name, description]) => ({ name, description })),
-      { name: 'system', description: 'Built-in routes: health and discovery' },
+      ...categories.map(([name, description]) => ({ name, description })),
+      ...(category ? [] : [{ name: 'system', description: 'Built-in routes: health and discovery' }]),
       ...[...extraTags].filter((t) => !(t in CATEGORY_NAMES) && t !== 'system').sort().map((name) => ({ name })),
     ],
     paths,

@@ -33,6 +33,28 @@ t.test('/openapi.json: the registry document, no key, cached and compressed', as
   t.equal(post.status, 405);
 });
 
+t.test('/openapi/<category>.json: one category, no key; /docs/swagger-config.json lists them all', async (t) => {
+  const res = await get('/openapi/fun.json');
+  t.equal(res.status, 200);
+  const doc = await res.json();
+  t.same(doc, JSON.parse(JSON.stringify(buildOpenApi(served.engine.registry, served.engine.config, 'fun'))));
+  const operations = Object.values<Record<string, { tags: string[] }>>(doc.paths).flatMap((item) => Object.values(item));
+  const fun = served.engine.registry.routes.filter((r) => r.endpoint.category === 'fun');
+  t.ok(operations.length >= fun.length, `${operations.length} operations for ${fun.length} fun endpoints`);
+  t.ok(operations.every((o) => o.tags[0] === 'fun'), 'only the category');
+  t.same(doc.tags.map((tag: { name: string }) => tag.name).slice(0, 1), ['fun']);
+
+  const unknown = await get('/openapi/nope.json');
+  t.equal(unknown.status, 404);
+  t.match(await unknown.json(), { error: 'not_found', message: /one of ai, download/ });
+
+  const config = await (await get('/docs/swagger-config.json')).json();
+  const categories = new Set(served.engine.registry.routes.map((r) => r.endpoint.category));
+  t.equal(config.urls.length, categories.size + 1, 'one document per category, and everything');
+  t.equal(config['urls.primaryName'], config.urls[0].name);
+  for (const { url } of config.urls) t.equal((await get(url)).status, 200, url);
+});
+
 t.test('/docs and /docs/: the page, its assets from this server, a strict CSP', async (t) => {
   for (const p of ['/docs', '/docs/']) {
     const res = await get(p);
@@ -55,7 +77,7 @@ t.test('/docs and /docs/: the page, its assets from this server, a strict CSP', 
     t.ok((await res.arrayBuffer()).byteLength > 100, `${ref} has content`);
   }
   const init = await (await get('/docs/init.js')).text();
-  t.match(init, /url: '\/openapi\.json'/);
+  t.match(init, /configUrl: '\/docs\/swagger-config\.json'/);
   t.match(init, /validatorUrl: null/, 'the online validator is off');
 
   const head = await get('/docs', {}, 'HEAD');
