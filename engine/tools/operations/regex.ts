@@ -25,7 +25,7 @@ export const regexTest: Operation = ({ params, options }) => {
   } catch (err) {
     throw invalidParameter('pattern', (err as Error).message);
   }
-  const timeout = options.timeoutMs ?? 250;
+  const timeout = options.timeoutMs ?? 1000;
   let json: string;
   try {
     json = script.runInNewContext({ pattern, flags, text, limit: params.limit }, { timeout });
