@@ -4,7 +4,10 @@
  * param, 400 invalid_parameter for a value breaking a schema, and every manifest
  * example run against the local fixture upstream with its expectations asserted.
  * Example params may point at a fixture file as `${fixtures}/<file>` (served by the
- * same local server). It also fails on fixture files that no example uses.
+ * same local server). DNS lookups go to a local DNS server and WHOIS queries to a
+ * local WHOIS server, both answering from the example's `dns` / `whois` fixtures
+ * (./support/fixture-dns.ts, ./support/fixture-whois.ts). It also fails on fixture
+ * files that no example uses.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,6 +24,9 @@ import { serve, TEST_KEY, type Served } from './support/serve.js';
 import { callEndpoint, type Answer } from './support/call.js';
 import { invalidValueFor } from './support/invalid-values.js';
 import { expandFixtureUrls, fixtureUrlFiles } from './support/fixture-urls.js';
+import { DNS_UPSTREAM, WHOIS_UPSTREAM } from './support/fixture-book.js';
+import { startFixtureDns } from './support/fixture-dns.js';
+import { startFixtureWhois } from './support/fixture-whois.js';
 
 const endpoints = loadEndpoints(ENDPOINTS_DIR);
 const upstreamSpecs = loadUpstreamSpecs(path.join(ENDPOINTS_DIR, 'upstreams'));
@@ -28,7 +34,10 @@ const expectAjv = new Ajv({ strict: false, allErrors: true });
 addFormats.default(expectAjv);
 
 const fixtures = await startFixtureUpstream();
-const baseEnv: Record<string, string> = {};
+const dnsFixtures = await startFixtureDns();
+const whoisFixtures = await startFixtureWhois();
+// every lookup stays on this host: an example that unsets WHOIS_SERVER runs the IANA discovery against the fixture server
+const baseEnv: Record<string, string> = { DNS_SERVERS: dnsFixtures.address, WHOIS_SERVER: whoisFixtures.address, WHOIS_IANA_SERVER: whoisFixtures.address };
 for (const spec of upstreamSpecs) {
   baseEnv[spec.baseUrl.env] = fixtures.base(spec.name);
   for (const name of spec.requires ?? []) baseEnv[name] = `fixture-${name.toLowerCase()}`;
@@ -45,6 +54,8 @@ const engineFor = (env: Record<string, string> = {}) => {
 t.teardown(async () => {
   for (const served of engines.values()) await (await served).close();
   await fixtures.close();
+  await dnsFixtures.close();
+  await whoisFixtures.close();
 });
 
 /** Valid params for the endpoint: its first example's, topped up with param examples. */
@@ -62,7 +73,7 @@ function assertEnvelopeError(t: Test, answer: Answer, status: number, code: stri
 
 async function runExample(t: Test, endpoint: Endpoint, example: Example) {
   const served = await engineFor(example.env);
-  fixtures.use(example.fixtures ?? [], endpoint.dir);
+  for (const server of [fixtures, dnsFixtures, whoisFixtures]) server.use(example.fixtures ?? [], endpoint.dir);
   // public endpoints are called the way people use them: without a key
   const params = expandFixtureUrls(example.params, fixtures.filesBase);
   const answer = await callEndpoint(served.url, endpoint, params, { key: endpoint.public ? undefined : TEST_KEY, files: example.files });
@@ -85,8 +96,11 @@ async function runExample(t: Test, endpoint: Endpoint, example: Example) {
       t.ok(validate(answer.json?.result), `result matches the example's schema ${expectAjv.errorsText(validate.errors)}`);
     }
   }
-  const { used, unmatched, files } = fixtures.hits();
-  t.same(unmatched, [], 'no upstream request without a fixture');
+  const { files, ...http } = fixtures.hits();
+  const hits = [http, dnsFixtures.hits(), whoisFixtures.hits()];
+  const used = new Set(hits.flatMap((h) => [...h.used]));
+  const unmatched = hits.flatMap((h) => h.unmatched);
+  t.same(unmatched, [], 'no upstream request (nor WHOIS query) without a fixture');
   const unused = (example.fixtures ?? []).map((f, i) => (used.has(i) ? null : `${f.upstream} ${f.path}`)).filter(Boolean);
   t.same(unused, [], 'every fixture of the example was requested');
   const unfetched = fixtureUrlFiles(example.params).filter((file) => !files.has(file));
@@ -128,6 +142,10 @@ for (const endpoint of endpoints) {
     covered++;
   });
 }
+
+t.test('dns and whois name the fixture servers, no HTTP upstream', async (t) => {
+  t.same(upstreamSpecs.map((s) => s.name).filter((name) => name === DNS_UPSTREAM || name === WHOIS_UPSTREAM), []);
+});
 
 t.test('every fixture file is used by some example', async (t) => {
   const referenced = new Set<string>();
