@@ -94,6 +94,7 @@ t.test('WHOIS: a query answered from its fixture file, nothing else answered', a
       { upstream: 'dns', path: 'example.test', json: {} },
       { upstream: 'whois', path: 'example.test', file: 'fixtures/example.txt' },
       { upstream: 'whois', path: 'inline.test', json: 'Domain Name: INLINE.TEST' },
+      { upstream: 'whois', path: 'gone.test', file: 'fixtures/missing.txt' },
       { upstream: 'whois', path: 'never.test', file: 'fixtures/example.txt' },
     ],
     dir,
@@ -101,7 +102,11 @@ t.test('WHOIS: a query answered from its fixture file, nothing else answered', a
   t.equal(await ask(server.address, 'EXAMPLE.test'), `Domain Name: EXAMPLE.TEST\r\nRegistrar WHOIS Server: ${server.address}\r\n`, '${whoisServer} becomes the address');
   t.equal(await ask(server.address, 'other.test'), '', 'an unlisted query gets no answer');
   t.equal(await ask(server.address, 'inline.test'), '', 'only a file answers');
-  t.same(server.hits(), { used: new Set([1, 2]), unmatched: ['whois other.test', 'whois inline.test: a WHOIS fixture answers with a text file'] });
+  t.equal(await ask(server.address, 'gone.test'), '', 'a missing file answers nothing');
+  const { used, unmatched } = server.hits();
+  t.same(used, new Set([1, 2, 3]), "used fixtures by the example's own index");
+  t.match(unmatched, ['whois other.test', 'whois inline.test: a WHOIS fixture answers with a text file', /^whois gone\.test: ENOENT/]);
+  t.equal(unmatched.length, 3);
   server.use([], dir);
   t.same(server.hits(), { used: new Set(), unmatched: [] }, 'the next example starts afresh');
 });

@@ -24,16 +24,22 @@ export async function startFixtureWhois(): Promise<FixtureServer> {
     socket.setEncoding('utf8');
     let received = '';
     let answered = false;
+    const refuse = (problem: string) => {
+      book.miss(problem);
+      socket.end();
+    };
     const answer = (query: string) => {
       if (answered) return;
       answered = true;
       const fixture = book.find(query);
-      const body = fixture && book.body(fixture);
-      if (!body || !('file' in body)) {
-        book.miss(fixture ? `${query}: a WHOIS fixture answers with a text file` : query || '(an empty query)');
-        socket.end();
-        return;
+      if (!fixture) return refuse(query || '(an empty query)');
+      let body: ReturnType<typeof book.body>;
+      try {
+        body = book.body(fixture);
+      } catch (err) {
+        return refuse(`${query}: ${(err as Error).message}`);
       }
+      if (!('file' in body)) return refuse(`${query}: a WHOIS fixture answers with a text file`);
       socket.end(body.file.toString('utf8').replaceAll(WHOIS_SERVER_PLACEHOLDER, address));
     };
     socket.on('data', (chunk: string) => {
