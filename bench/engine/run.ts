@@ -16,8 +16,9 @@ import { BENCH_KEY, FIRST_PATH, LAST_PATH, REGISTRY_SIZE, paddedEndpoints } from
  * last route of a registry padded to 1,210 endpoints. Each server runs in its own
  * process; targets are measured in interleaved rounds (so a burst of load elsewhere
  * on the machine hits every target alike) and the median round is reported.
- * Also the route lookup alone, in this process (first, last, a miss), and boot time
- * of the real registry, in fresh processes.
+ * Also the route lookup alone, in this process (first, last, a miss); each target's
+ * JavaScript cost without sockets (in-process.ts, a fresh process per target); and
+ * boot time of the real registry, in fresh processes.
  */
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -103,6 +104,16 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
+/** CPU µs per request of each target without sockets (in-process.ts), in a fresh process each. */
+async function inProcess(): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const target of TARGETS.filter((t) => t.path !== FIRST_PATH && t.path !== LAST_PATH)) {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, 'in-process.ts'), target.server, target.path], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    out.set(target.name, (JSON.parse(await firstLine(child)) as { cpuUs: number }).cpuUs);
+  }
+  return out;
+}
+
 async function boots(): Promise<Record<string, number>[]> {
   const out: Record<string, number>[] = [];
   for (let i = 0; i < BOOTS; i++) {
@@ -155,6 +166,7 @@ async function main() {
   // the two that read the endpoints dir first: the HTTP rounds then need nothing more from it
   const lookup = routeLookup();
   const boot = await boots();
+  const js = await inProcess();
   const servers = new Map<string, Server>();
   try {
     for (const kind of new Set(TARGETS.map((t) => t.server))) servers.set(kind, await startServer(kind));
@@ -205,6 +217,13 @@ async function main() {
       ``,
       `Route lookup alone (EndpointRouter.match, in process, CPU ns per call, median of 6 × 200,000): first ${lookup.first.toFixed(0)} ns, last ${lookup.last.toFixed(0)} ns ` +
         `(last vs first ${pct(lookup.first, lookup.last)}), a path with no endpoint ${lookup.miss.toFixed(0)} ns.`,
+      ``,
+      `Without sockets (bench/engine/in-process.ts: requests handed straight to the server's request listener, 50 in flight, responses discarded; CPU µs per request, median of 10 rounds of 5,000). ` +
+        `The difference to the HTTP rows is what TCP on loopback, the HTTP parser and syscalls add, which no server code changes:`,
+      ``,
+      `| target | CPU µs/request without sockets | with sockets (table above) |`,
+      `|---|---:|---:|`,
+      ...[...js].map(([name, us]) => `| ${name} | ${us.toFixed(1)} | ${cpu(name).toFixed(0)} |`),
       ``,
       `Boot with the real registry (fresh process each, ${BOOTS} runs, median; wall-clock ms, CPU ms in parentheses):`,
       ``,

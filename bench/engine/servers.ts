@@ -82,7 +82,7 @@ function koaJsonServer(): http.Server {
 
 const nodeServer = () => http.createServer((_req, res) => res.end('Hello World'));
 
-function start(kind: string | undefined): { server: http.Server; info: Record<string, unknown> } {
+export function start(kind: string | undefined): { server: http.Server; info: Record<string, unknown> } {
   switch (kind) {
     case 'engine':
       return engineServer();
