@@ -100,7 +100,7 @@ async function runExample(t: Test, endpoint: Endpoint, example: Example) {
   const hits = [http, dnsFixtures.hits(), whoisFixtures.hits()];
   const used = new Set(hits.flatMap((h) => [...h.used]));
   const unmatched = hits.flatMap((h) => h.unmatched);
-  t.same(unmatched, [], 'no upstream request (nor WHOIS query) without a fixture');
+  t.same(unmatched, [], 'nothing asked that no fixture answers (HTTP, WHOIS, DNS)');
   const unused = (example.fixtures ?? []).map((f, i) => (used.has(i) ? null : `${f.upstream} ${f.path}`)).filter(Boolean);
   t.same(unused, [], 'every fixture of the example was requested');
   const unfetched = fixtureUrlFiles(example.params).filter((file) => !files.has(file));
