@@ -18,7 +18,7 @@ import { silentLogger } from '../../engine/log.js';
  * the port (and, for the engine, the registry it serves) once listening, and
  * answers any IPC message with its CPU usage so far.
  *
- *   node --import tsx bench/engine/servers.ts node-http | koa | koa-json | engine
+ *   node --import tsx bench/engine/servers.ts node-http | node-json | koa | koa-json | engine
  */
 
 export const BENCH_KEY = 'bench-key';
@@ -57,27 +57,50 @@ function koaServer(): http.Server {
   return http.createServer(app.callback());
 }
 
-/**
- * Reference point, not a target: bare Koa answering what the engine's quote answers
- * (envelope, request id, CORS and RateLimit headers, a random quote) without auth,
- * rate limiting, validation or dispatch — what serialising and sending costs alone.
- */
-function koaJsonServer(): http.Server {
-  const quotes = JSON.parse(fs.readFileSync(path.join(ENDPOINTS_DIR, 'fun/data/quotes.json'), 'utf8')) as { text: string; author: string; tags: string[] }[];
-  const app = new Koa();
-  app.use((ctx) => {
-    const q = quotes[Math.floor(Math.random() * quotes.length)];
-    ctx.set({
+/** The quotes data set the engine's /api/fun/quote serves. */
+const quotes = () => JSON.parse(fs.readFileSync(path.join(ENDPOINTS_DIR, 'fun/data/quotes.json'), 'utf8')) as { text: string; author: string; tags: string[] }[];
+
+/** The headers and body the engine's quote answers with, for the reference servers. */
+function quoteAnswer(list: ReturnType<typeof quotes>) {
+  const q = list[Math.floor(Math.random() * list.length)];
+  return {
+    headers: {
       'X-Request-Id': crypto.randomUUID(),
       'Access-Control-Allow-Origin': '*',
       'Access-Control-Expose-Headers': 'X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After',
       'RateLimit-Limit': '1000000000',
       'RateLimit-Remaining': '999999999',
       'RateLimit-Reset': '60',
-    });
-    ctx.body = { status: 200, success: true, creator: 'Manifold', result: { quote: q.text, author: q.author, tags: q.tags } };
+    },
+    body: { status: 200, success: true, creator: 'Manifold', result: { quote: q.text, author: q.author, tags: q.tags } },
+  };
+}
+
+/**
+ * Reference point, not a target: bare Koa answering what the engine's quote answers
+ * (envelope, request id, CORS and RateLimit headers, a random quote) without auth,
+ * rate limiting, validation or dispatch — what serialising and sending costs alone.
+ */
+function koaJsonServer(): http.Server {
+  const list = quotes();
+  const app = new Koa();
+  app.use((ctx) => {
+    const { headers, body } = quoteAnswer(list);
+    ctx.set(headers);
+    ctx.body = body;
   });
   return http.createServer(app.callback());
+}
+
+/** The same answer straight from node:http: what a JSON endpoint costs without Koa's per-request machinery. */
+function nodeJsonServer(): http.Server {
+  const list = quotes();
+  return http.createServer((_req, res) => {
+    const { headers, body } = quoteAnswer(list);
+    const text = JSON.stringify(body);
+    res.writeHead(200, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+    res.end(text);
+  });
 }
 
 const nodeServer = () => http.createServer((_req, res) => res.end('Hello World'));
@@ -92,8 +115,10 @@ export function start(kind: string | undefined): { server: http.Server; info: Re
       return { server: koaJsonServer(), info: {} };
     case 'node-http':
       return { server: nodeServer(), info: {} };
+    case 'node-json':
+      return { server: nodeJsonServer(), info: {} };
     default:
-      throw new Error(`unknown target "${kind}" (engine, koa, koa-json, node-http)`);
+      throw new Error(`unknown target "${kind}" (engine, koa, koa-json, node-http, node-json)`);
   }
 }
 
