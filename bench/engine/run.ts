@@ -221,7 +221,7 @@ async function main() {
         `(last vs first ${pct(lookup.first, lookup.last)}), a path with no endpoint ${lookup.miss.toFixed(0)} ns.`,
       ``,
       `Without sockets (bench/engine/in-process.ts: requests handed straight to the server's request listener, 50 in flight, responses discarded; CPU µs per request, median of 10 rounds of 5,000). ` +
-        `The difference to the HTTP rows is what TCP on loopback, the HTTP parser and syscalls add, which no server code changes:`,
+        `The difference to the HTTP rows is what TCP on loopback, the HTTP parser and syscalls add, plus what the server's own code costs more when it runs between them with cold caches (it grows with the code a request runs):`,
       ``,
       `| target | CPU µs/request without sockets | with sockets (table above) |`,
       `|---|---:|---:|`,
