@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -115,14 +115,27 @@ async function inProcess(): Promise<Map<string, number>> {
   return out;
 }
 
-async function boots(): Promise<Record<string, number>[]> {
-  const out: Record<string, number>[] = [];
+/**
+ * `npm start` as users run it (scripts/start.mjs, the built JavaScript), a fresh process
+ * each time: its `listening` line says how long it took from the process's start.
+ */
+async function boots(): Promise<{ endpoints: number; available: number; bootMs: number }[]> {
+  // built first: a stale build would be rebuilt inside the first measured start
+  execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', 'build.ts')], { cwd: ROOT, stdio: 'ignore' });
+  const out = [];
   for (let i = 0; i < BOOTS; i++) {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, 'boot.ts')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_REQUESTS: '0', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'manifold-boot-')) };
+    const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
     out.push(JSON.parse(await firstLine(child)));
     child.kill();
   }
   return out;
+}
+
+/** The first GET /openapi.json's cost, in a fresh process. */
+async function openApiCost(): Promise<Record<string, number>> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, 'openapi-document.ts')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  return JSON.parse(await firstLine(child));
 }
 
 /**
@@ -159,14 +172,13 @@ function keptNotes(file: string): string {
 }
 
 const pct = (a: number, b: number) => `${((a / b) * 100).toFixed(1)}%`;
-const ms = (runs: Record<string, number>[], wall: string, cpu: string) =>
-  `${median(runs.map((r) => r[wall])).toFixed(0)} (${median(runs.map((r) => r[cpu])).toFixed(0)})`;
 
 async function main() {
   const load = os.loadavg();
   // the two that read the endpoints dir first: the HTTP rounds then need nothing more from it
   const lookup = routeLookup();
   const boot = await boots();
+  const openapi = await openApiCost();
   const js = await inProcess();
   const servers = new Map<string, Server>();
   try {
@@ -227,14 +239,14 @@ async function main() {
       `|---|---:|---:|`,
       ...[...js].map(([name, us]) => `| ${name} | ${us.toFixed(1)} | ${cpu(name).toFixed(0)} |`),
       ``,
-      `Boot with the real registry (fresh process each, ${BOOTS} runs, median; wall-clock ms, CPU ms in parentheses):`,
+      `Boot with the real registry: \`npm start\` (scripts/start.mjs, the built JavaScript), a fresh process and DATA_DIR each, ${BOOTS} runs; ms from the process's start to listening (target < 1,000):`,
       ``,
-      `| endpoints | available | import engine modules | createEngine() (load, expand and validate manifests, compile params, build adapters) | node + tsx start |`,
+      `| endpoints | available | median | fastest | slowest |`,
       `|---:|---:|---:|---:|---:|`,
-      `| ${boot[0].endpoints} | ${boot[0].available} | ${ms(boot, 'importMs', 'importCpuMs')} | ${ms(boot, 'createEngineMs', 'createEngineCpuMs')} | ${median(boot.map((b) => b.processStartMs)).toFixed(0)} |`,
+      `| ${boot[0].endpoints} | ${boot[0].available} | ${median(boot.map((b) => b.bootMs)).toFixed(0)} | ${Math.min(...boot.map((b) => b.bootMs))} | ${Math.max(...boot.map((b) => b.bootMs))} |`,
       ``,
-      `First GET /openapi.json (built once, then served from memory): ${boot[0].openapiOperations} operations, built, serialised and gzipped in ` +
-        `${median(boot.map((b) => b.openapiMs)).toFixed(0)} ms; ${(boot[0].openapiBytes / 2 ** 20).toFixed(1)} MiB, ${(boot[0].openapiGzipBytes / 2 ** 10).toFixed(0)} KiB gzipped.`,
+      `First GET /openapi.json (built once, then served from memory): ${openapi.openapiOperations} operations, built, serialised and gzipped in ` +
+        `${openapi.openapiMs.toFixed(0)} ms; ${(openapi.openapiBytes / 2 ** 20).toFixed(1)} MiB, ${(openapi.openapiGzipBytes / 2 ** 10).toFixed(0)} KiB gzipped (/docs shows one category's document at a time).`,
       ``,
     ];
     const report = lines.join('\n');
