@@ -4,7 +4,7 @@ import type { HttpClient } from '../http/client.js';
 import type { UpstreamRegistry } from '../upstreams.js';
 import type { ResultCache } from '../cache.js';
 import type { Endpoint } from '../manifest/types.js';
-import type { FileStore } from '../storage/files.js';
+import type { FileStore, OpenedFile } from '../storage/files.js';
 import type { Tier } from '../auth/tiers.js';
 
 /**
@@ -88,6 +88,8 @@ export type Output =
       size?: number;
       headers?: Record<string, string>;
     }
+  /** A stored file (e.g. a cached download), sent with byte ranges honoured so players can seek. */
+  | { type: 'file'; file: OpenedFile; contentType: string; filename?: string }
   | { type: 'redirect'; location: string; status?: 301 | 302 | 307 | 308 };
 
 export type EndpointHandler = (call: Call) => Promise<Output>;

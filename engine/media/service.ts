@@ -93,7 +93,7 @@ export class MediaService {
     const stored = hit && (await this.setup.files.open(hit.name));
     if (hit && stored) {
       const { filename } = hit.meta as unknown as StoredMeta;
-      return { type: 'binary', body: await stored.read(), contentType: contentTypeOf(hit.name), filename, size: hit.size };
+      return { type: 'file', file: stored, contentType: contentTypeOf(hit.name), filename };
     }
     return this.runJob(call.signal, async (signal, finished) => {
       const { info, choice, dir, infoFile } = await this.prepare(url, spec, signal);

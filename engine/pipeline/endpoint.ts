@@ -75,7 +75,8 @@ export function endpointDispatch(deps: EndpointDeps): Middleware {
       const params = validateParams(endpoint, collectParams(endpoint, { query, body, path: match.pathParams }));
       if (!route.handler) throw unavailable(route.unavailable!);
       const call = new AdapterCall(params, principal, deps.config.publicBaseUrl, ctx.state.requestId as string, ctx);
-      respond(ctx, deps.config, await call.run(work(deps, route, plan, call), plan.deadlines));
+      const sending = respond(ctx, deps.config, await call.run(work(deps, route, plan, call), plan.deadlines));
+      if (sending) await sending;
     } finally {
       if (parsing && ctx.request.type === 'multipart/form-data') ctx.res.once('close', () => void removeUploads(ctx));
     }

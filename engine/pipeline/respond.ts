@@ -3,11 +3,12 @@ import { Readable } from 'node:stream';
 import type { Config } from '../config.js';
 import type { Output } from '../adapters/types.js';
 import { successJson } from '../envelope.js';
+import { sendFile } from '../storage/send-file.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** Write an adapter's output: the envelope, raw bytes, or a redirect. */
-export function respond(ctx: Context, config: Config, output: Output): void {
+/** Write an adapter's output: the envelope, raw bytes, a stored file (ranges honoured), or a redirect. */
+export function respond(ctx: Context, config: Config, output: Output): void | Promise<void> {
   if (output.type === 'json') {
     // serialised here with its type set first, so Koa neither looks the type up nor stringifies
     ctx.res.setHeader('Content-Type', JSON_TYPE);
@@ -19,9 +20,10 @@ export function respond(ctx: Context, config: Config, output: Output): void {
     ctx.redirect(output.location);
     return;
   }
-  ctx.set(output.headers ?? {});
   ctx.type = output.contentType;
   if (output.filename) ctx.set('Content-Disposition', contentDisposition(output.filename));
+  if (output.type === 'file') return sendFile(ctx, output.file);
+  ctx.set(output.headers ?? {});
   ctx.body = output.body;
   const size = output.size ?? (Buffer.isBuffer(output.body) ? output.body.length : undefined);
   if (size !== undefined) ctx.length = size;

@@ -120,6 +120,27 @@ for (const [format, quality, streams] of [
   });
 }
 
+t.test('stream mode from the cache: the stored file, with byte ranges (players seek)', async (t) => {
+  const linked = await json(await get(served, '/api/download/aio', { url: clip, format: 'mp3' }));
+  const whole = Buffer.from(await (await fetch(linked.result.download_url)).arrayBuffer());
+  const stream = (headers: Record<string, string> = {}) => get(served, '/api/download/aio', { url: clip, format: 'mp3', stream: 'true' }, { headers });
+  const full = await stream();
+  t.equal(full.status, 200);
+  t.equal(full.headers.get('accept-ranges'), 'bytes');
+  t.equal(Number(full.headers.get('content-length')), whole.length, 'the length is known: the file is stored');
+  t.match(full.headers.get('content-disposition'), 'attachment; filename="clip.mp3"');
+  t.same(Buffer.from(await full.arrayBuffer()), whole, 'the cached file');
+  const part = await stream({ Range: 'bytes=100-199' });
+  t.equal(part.status, 206);
+  t.equal(part.headers.get('content-range'), `bytes 100-199/${whole.length}`);
+  t.same(Buffer.from(await part.arrayBuffer()), whole.subarray(100, 200));
+  const tail = await stream({ Range: 'bytes=-50' });
+  t.same(Buffer.from(await tail.arrayBuffer()), whole.subarray(whole.length - 50), 'a suffix range');
+  const outside = await stream({ Range: `bytes=${whole.length}-` });
+  t.equal(outside.status, 416);
+  t.equal(outside.headers.get('content-range'), `bytes */${whole.length}`);
+});
+
 t.test('identical concurrent calls share one job; a repeat reuses the file', async (t) => {
   const log = path.join(work, 'yt-dlp.log');
   const wrapper = path.join(work, 'yt-dlp-counting');
