@@ -32,28 +32,28 @@ export function galleryEntries(templates: Template[], baseUrl: string): GalleryE
  * shared pool and cache, then served with a day-long cache lifetime.
  */
 export function registerGalleryRoutes(router: Router, deps: { config: Config; registry: Pick<Registry, 'routes'> }): void {
-  let templates: Map<string, Template> | undefined;
-  // the templates are the effect endpoints' own (their family items), collected on first use
+  let templates: Map<string, { template: Template; hash: string }> | undefined;
+  // the templates are the effect endpoints' own (their family items), collected (and hashed) on first use
   const bySlug = () => (templates ??= new Map(deps.registry.routes
     .filter((r) => r.endpoint.adapter.kind === 'effect')
     .map((r) => (r.endpoint.adapter.config as { template: Template }).template)
-    .map((t) => [t.slug, t])));
+    .map((template) => [template.slug, { template, hash: templateHash(template) }])));
   let page: Asset | undefined;
   const script = makeAsset('application/javascript; charset=utf-8', Buffer.from(GALLERY_SCRIPT));
   let photo: Buffer | undefined;
   const csp = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; script-src 'self'; connect-src 'none'; base-uri 'none'; form-action 'none'";
 
   router.get(['/gallery', '/gallery/'], (ctx) => {
-    page ??= makeAsset('text/html; charset=utf-8', Buffer.from(galleryPage(galleryEntries([...bySlug().values()], deps.config.publicBaseUrl))));
+    page ??= makeAsset('text/html; charset=utf-8', Buffer.from(galleryPage(galleryEntries([...bySlug().values()].map((t) => t.template), deps.config.publicBaseUrl))));
     ctx.set('Content-Security-Policy', csp);
     sendAsset(ctx, page, 'no-cache');
   });
   router.get('/gallery/gallery.js', (ctx) => sendAsset(ctx, script, 'public, max-age=3600'));
   router.get('/gallery/preview/:file', async (ctx) => {
     const slug = String(ctx.params.file).replace(/\.webp$/, '');
-    const template = bySlug().get(slug);
-    if (!template) throw notFound('No such effect template');
-    const hash = templateHash(template);
+    const found = bySlug().get(slug);
+    if (!found) throw notFound('No such effect template');
+    const { template, hash } = found;
     const params = { ...PREVIEW_TEXT, size: PREVIEW_WIDTH, format: 'webp' as const };
     // the renderer (Skia, sharp, worker pool) loads with the first preview, not at boot
     const [{ renderCache, renderPool }, { samplePhoto }] = await Promise.all([import('./shared.js'), import('./sample-photo.js')]);
