@@ -1,5 +1,6 @@
 import type { AdapterKind } from './types.js';
 import { ai } from './ai.js';
+import { code } from './code.js';
 import { dataset } from './dataset.js';
 import { effect } from './effect.js';
 import { http } from './http.js';
@@ -11,4 +12,4 @@ import { shortener } from './shortener.js';
 import { upload } from './upload.js';
 
 /** The closed set of adapter kinds a manifest may name. A new kind is one file plus one line here. */
-export const ADAPTERS: ReadonlyMap<string, AdapterKind> = new Map([ai, dataset, effect, http, image, media, shortener, tempmail, transform, upload].map((kind) => [kind.kind, kind]));
+export const ADAPTERS: ReadonlyMap<string, AdapterKind> = new Map([ai, code, dataset, effect, http, image, media, shortener, tempmail, transform, upload].map((kind) => [kind.kind, kind]));

@@ -23,6 +23,11 @@ export interface AdapterKind<C = any> {
    */
   unavailable?(config: C, setup: AdapterSetup): string | undefined;
   /**
+   * A check of the config beyond its schema, when manifests are compiled and linted
+   * (e.g. that a named module exists): `[field under adapter.config, problem]`.
+   */
+  verify?(config: C): [string, string] | undefined;
+  /**
    * Build the endpoint's handler, once, on the endpoint's first call (at boot for lint):
    * an adapter with heavy libraries imports them here, so a boot loads none of them.
    */

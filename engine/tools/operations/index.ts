@@ -80,7 +80,6 @@ export const OPERATIONS: Readonly<Record<string, OperationLoader>> = Object.free
   'change-case': from(text, 'changeCaseOperation'),
   slugify: from(text, 'slugify'),
   'word-count': from(text, 'wordCount'),
-  reverse: from(text, 'reverseText'),
   fancy: from(fancy, 'fancyText'),
   'user-agent': from(web, 'userAgent'),
   'request-info': from(web, 'requestInfo'),

@@ -63,4 +63,3 @@ export const wordCount: Operation = ({ params }) => {
   };
 };
 
-export const reverseText: Operation = ({ params }) => [...graphemes.segment(params.text)].map((s) => s.segment).reverse().join('');

@@ -15,11 +15,5 @@ export interface OperationInput {
 
 export type Operation = (input: OperationInput) => unknown;
 
-/** A generated file (QR image, code image): hosted, or streamed with stream=true. */
-export class FileOutput {
-  constructor(
-    readonly data: Buffer,
-    readonly ext: string,
-    readonly contentType: string,
-  ) {}
-}
+/** Generated files are the code handlers' FileOutput (one class, so `instanceof` holds across both). */
+export { FileOutput } from '../../handlers/types.js';
