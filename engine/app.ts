@@ -79,7 +79,7 @@ export function createEngine(options: EngineOptions): Engine {
     ctx.body = { status: 'ok', version: config.version, endpoints: registry.routes.length, uptime: Math.round(process.uptime()) };
   });
   router.get('/api/admin/endpoints', async (ctx) => {
-    await enforceRateLimit(ctx, limiter, authenticate(ctx, auth));
+    await enforceRateLimit(ctx, limiter, await authenticate(ctx, auth));
     ctx.state.result = listing(registry);
   });
   let keysBody: Middleware | undefined;

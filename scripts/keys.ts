@@ -32,7 +32,7 @@ function table(records: KeyRecord[]): string {
   return rows.map((row) => row.map((cell, col) => cell.padEnd(widths[col])).join('  ').trimEnd()).join('\n');
 }
 
-function run(argv: string[], store: KeyStore): number {
+async function run(argv: string[], store: KeyStore): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -42,7 +42,7 @@ function run(argv: string[], store: KeyStore): number {
   switch (command) {
     case 'create': {
       if (rest.length > 0) throw new UsageError(`create takes no arguments, got: ${rest.join(' ')}`);
-      const created = store.create({ tier: values.tier, label: values.label });
+      const created = await store.create({ tier: values.tier, label: values.label });
       console.log(`Created ${created.tier} key ${created.id}${created.label ? ` (${created.label})` : ''}.`);
       console.log(`key: ${created.key}`);
       console.log('Store it now: only its hash is kept, it cannot be shown again.');
@@ -50,13 +50,13 @@ function run(argv: string[], store: KeyStore): number {
     }
     case 'list': {
       if (rest.length > 0 || values.tier !== undefined || values.label !== undefined) throw new UsageError('list takes no arguments');
-      const records = store.list();
+      const records = await store.list();
       console.log(records.length > 0 ? table(records) : 'No keys yet. Create one with: npm run keys -- create');
       return 0;
     }
     case 'revoke': {
       if (rest.length !== 1 || values.tier !== undefined || values.label !== undefined) throw new UsageError('revoke takes exactly one key id');
-      const revoked = store.revoke(rest[0]);
+      const revoked = await store.revoke(rest[0]);
       if (!revoked) {
         console.error(`No key with id ${rest[0]} (see: npm run keys -- list)`);
         return 1;
@@ -69,10 +69,10 @@ function run(argv: string[], store: KeyStore): number {
   }
 }
 
-function main(): number {
+async function main(): Promise<number> {
   const config = loadConfig();
   try {
-    return run(process.argv.slice(2), new KeyStore(openDatabase(config.dataDir)));
+    return await run(process.argv.slice(2), new KeyStore(openDatabase(config.dataDir)));
   } catch (error) {
     // parseArgs rejects unknown options with ERR_PARSE_ARGS_* codes; bad tier/label come as ApiError 400.
     const parseError = (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
@@ -86,4 +86,4 @@ function main(): number {
   }
 }
 
-process.exitCode = main();
+process.exitCode = await main();

@@ -48,13 +48,13 @@ function optionalString(body: Record<string, unknown>, name: string): string | u
 export function registerKeyRoutes(router: Router, { store, config }: KeyRoutesDeps): void {
   const admin = requireAdmin(config.adminToken);
 
-  router.post(ADMIN_KEYS_PATH, admin, (ctx) => {
+  router.post(ADMIN_KEYS_PATH, admin, async (ctx) => {
     const raw: unknown = (ctx.request as { body?: unknown }).body ?? {};
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
       throw invalidParameter('body', 'must be a JSON object like {"tier": "personal", "label": "…"}');
     }
     const body = raw as Record<string, unknown>;
-    const created = store.create({ tier: optionalString(body, 'tier'), label: optionalString(body, 'label') });
+    const created = await store.create({ tier: optionalString(body, 'tier'), label: optionalString(body, 'label') });
     ctx.state.result = {
       id: created.id,
       key: created.key,
@@ -64,12 +64,12 @@ export function registerKeyRoutes(router: Router, { store, config }: KeyRoutesDe
     };
   });
 
-  router.get(ADMIN_KEYS_PATH, admin, (ctx) => {
-    ctx.state.result = store.list();
+  router.get(ADMIN_KEYS_PATH, admin, async (ctx) => {
+    ctx.state.result = await store.list();
   });
 
-  router.delete(`${ADMIN_KEYS_PATH}/:id`, admin, (ctx) => {
-    const revoked = store.revoke(ctx.params.id);
+  router.delete(`${ADMIN_KEYS_PATH}/:id`, admin, async (ctx) => {
+    const revoked = await store.revoke(ctx.params.id);
     if (!revoked) throw notFound(`No API key with id ${ctx.params.id}`);
     ctx.state.result = revoked;
   });

@@ -32,12 +32,12 @@ export const missingApiKey = () =>
 export const invalidApiKey = () => new ApiError(401, 'invalid_api_key', 'The API key is invalid or has been revoked');
 
 /** The principal for a presented key; throws ApiError 401 missing_api_key / invalid_api_key. */
-export function authenticateKey(presented: string | undefined, { store, config }: AuthDeps): Principal {
+export async function authenticateKey(presented: string | undefined, { store, config }: AuthDeps): Promise<Principal> {
   if (presented === undefined) throw missingApiKey();
   // hashed once: compared with the test key's digest, then looked up among personal keys
   const hex = sha256Hex(presented);
   if (digestEquals(digestOf(hex), config.testApiKey)) return testPrincipal(config);
-  const record = store.verifyDigest(hex);
+  const record = await store.verifyDigest(hex);
   // A tier removed from tiers.ts since the key was made has no budget: refuse the key.
   if (!record || !isTier(record.tier)) throw invalidApiKey();
   return { keyId: record.id, tier: record.tier, rpm: rpmForTier(config, record.tier) };
@@ -52,6 +52,6 @@ function testPrincipal(config: Config): Principal {
 }
 
 /** The principal for a Koa request (see keyFromRequest for where the key may be). */
-export function authenticate(ctx: Context, deps: AuthDeps): Principal {
+export function authenticate(ctx: Context, deps: AuthDeps): Promise<Principal> {
   return authenticateKey(keyFromRequest(ctx), deps);
 }

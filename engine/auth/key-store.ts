@@ -90,7 +90,7 @@ export class KeyStore {
   }
 
   /** Create a key; throws ApiError invalid_parameter for an unknown tier or an overlong label. */
-  create(options: { tier?: string; label?: string | null } = {}): CreatedKey {
+  async create(options: { tier?: string; label?: string | null } = {}): Promise<CreatedKey> {
     const tier = options.tier ?? DEFAULT_TIER;
     if (!isTier(tier)) throw invalidParameter('tier', `must be one of ${TIERS.join(', ')}`);
     const label = options.label?.trim() || null;
@@ -112,7 +112,7 @@ export class KeyStore {
   }
 
   /** Every key ever created, oldest first, revoked ones included (with revokedAt). */
-  list(): KeyRecord[] {
+  async list(): Promise<KeyRecord[]> {
     const rows = this.#db.prepare(`SELECT ${COLUMNS} FROM api_keys ORDER BY created_at, id`).all() as Row[];
     return rows.map(toRecord);
   }
@@ -121,7 +121,7 @@ export class KeyStore {
    * Revoke a key; revoking twice keeps the first revocation time.
    * Returns the record, or undefined when no key has this id.
    */
-  revoke(id: string): KeyRecord | undefined {
+  async revoke(id: string): Promise<KeyRecord | undefined> {
     this.#db
       .prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL')
       .run(new Date().toISOString(), id);
@@ -131,12 +131,12 @@ export class KeyStore {
   }
 
   /** The live (not revoked) key matching the presented one, or undefined. */
-  verify(presented: string): KeyRecord | undefined {
+  async verify(presented: string): Promise<KeyRecord | undefined> {
     return this.verifyDigest(sha256Hex(presented));
   }
 
   /** verify() for a presented key already hashed (lower-case hex SHA-256). */
-  verifyDigest(hex: string): KeyRecord | undefined {
+  async verifyDigest(hex: string): Promise<KeyRecord | undefined> {
     const verified = this.#verified;
     const version = this.#dataVersion.get() ?? 0;
     if (version !== verified.dataVersion) {

@@ -67,7 +67,7 @@ export function endpointDispatch(deps: EndpointDeps): Middleware {
     const parsing = bodies.parse(ctx, endpoint);
     try {
       if (parsing) await parsing;
-      const principal = endpoint.public ? anonymous(ctx, deps.config) : authenticate(ctx, deps.auth);
+      const principal = endpoint.public ? anonymous(ctx, deps.config) : await authenticate(ctx, deps.auth);
       const limited = enforceRateLimit(ctx, deps.limiter, principal);
       if (limited) await limited;
       const query = ctx.query as Record<string, unknown>;

@@ -101,7 +101,7 @@ t.test('a session belongs to the key that started it', async (t) => {
     res.writeHead(200, { 'content-type': 'application/json' }).end(completion(`answer ${++n}`));
   });
   const api = await serveEndpoints(t, { ...MANIFESTS, env: { OPENAI_BASE_URL: upstream.baseUrl } });
-  const personal = api.engine.keys.create({ tier: 'personal' }).key;
+  const personal = (await api.engine.keys.create({ tier: 'personal' })).key;
   const ask = async (q: string, key?: string) => (await api.get('/api/ai/ai', { q, session: 'shared-session-id' }, key)).status;
   t.equal(await ask('My name is Ada.'), 200);
   t.equal(await ask('What is my name?', personal), 200);

@@ -17,37 +17,37 @@ function deps(t: TestLike) {
 
 t.test('principals by tier, and the two 401s', async (t) => {
   const d = deps(t);
-  t.same(authenticateKey('shared-test-key', d), { keyId: TEST_KEY_ID, tier: 'test', rpm: 7 });
-  const personal = d.store.create({ tier: 'personal' });
-  t.same(authenticateKey(personal.key, d), { keyId: personal.id, tier: 'personal', rpm: 70 });
-  const testTier = d.store.create({ tier: 'test' });
-  t.same(authenticateKey(testTier.key, d), { keyId: testTier.id, tier: 'test', rpm: 7 }, 'tier decides the budget');
-  t.throws(() => authenticateKey(undefined, d), { status: 401, code: 'missing_api_key' });
-  t.throws(() => authenticateKey('shared-test-keyX', d), { status: 401, code: 'invalid_api_key' });
-  t.throws(() => authenticateKey('mf_nope', d), { status: 401, code: 'invalid_api_key' });
-  d.store.revoke(personal.id);
-  t.throws(() => authenticateKey(personal.key, d), { status: 401, code: 'invalid_api_key' }, 'revoked at once');
+  t.same(await authenticateKey('shared-test-key', d), { keyId: TEST_KEY_ID, tier: 'test', rpm: 7 });
+  const personal = await d.store.create({ tier: 'personal' });
+  t.same(await authenticateKey(personal.key, d), { keyId: personal.id, tier: 'personal', rpm: 70 });
+  const testTier = await d.store.create({ tier: 'test' });
+  t.same(await authenticateKey(testTier.key, d), { keyId: testTier.id, tier: 'test', rpm: 7 }, 'tier decides the budget');
+  await t.rejects(authenticateKey(undefined, d), { status: 401, code: 'missing_api_key' });
+  await t.rejects(authenticateKey('shared-test-keyX', d), { status: 401, code: 'invalid_api_key' });
+  await t.rejects(authenticateKey('mf_nope', d), { status: 401, code: 'invalid_api_key' });
+  await d.store.revoke(personal.id);
+  await t.rejects(authenticateKey(personal.key, d), { status: 401, code: 'invalid_api_key' }, 'revoked at once');
 });
 
 t.test('the shared test key is compared in constant time over SHA-256 digests', async (t) => {
   const spy = timingSafeEqualSpy();
   const mod = await t.mockImport<typeof import('../../engine/auth/authenticate.js')>('../../engine/auth/authenticate.js', spy.mocks);
   const d = deps(t);
-  t.equal(mod.authenticateKey('shared-test-key', d).tier, 'test');
+  t.equal((await mod.authenticateKey('shared-test-key', d)).tier, 'test');
   t.equal(spy.calls.length, 1);
   t.same(spy.calls[0], [
     crypto.createHash('sha256').update('shared-test-key').digest(),
     crypto.createHash('sha256').update('shared-test-key').digest(),
   ]);
-  t.throws(() => mod.authenticateKey('short', d));
+  await t.rejects(mod.authenticateKey('short', d));
   t.equal(spy.calls[1][0].length, 32, 'a wrong key of another length is still compared over 32 bytes');
 });
 
 t.test('authenticate reads the key from the request', async (t) => {
   const d = deps(t);
   const url = await startApp(t, (router) => {
-    router.all('/whoami', (ctx) => {
-      ctx.state.result = authenticate(ctx, d);
+    router.all('/whoami', async (ctx) => {
+      ctx.state.result = await authenticate(ctx, d);
     });
   });
   const ok = await fetch(`${url}/whoami`, { headers: { 'X-API-Key': 'shared-test-key' } });

@@ -29,7 +29,7 @@ t.test('create, list and revoke round trip, seen live by a running server', asyn
 
   // The server process keeps its store open while the CLI works on the same file.
   const server = new KeyStore(openDatabase(dataDir));
-  t.match(server.verify(key!), { id, tier: 'personal', label: 'my bot' });
+  t.match(await server.verify(key!), { id, tier: 'personal', label: 'my bot' });
 
   const listed = keys(dataDir, 'list');
   t.equal(listed.code, 0);
@@ -39,7 +39,7 @@ t.test('create, list and revoke round trip, seen live by a running server', asyn
 
   const revoked = keys(dataDir, 'revoke', id!);
   t.equal(revoked.code, 0, revoked.stderr);
-  t.equal(server.verify(key!), undefined, 'the running server refuses the key at once');
+  t.equal(await server.verify(key!), undefined, 'the running server refuses the key at once');
   t.match(keys(dataDir, 'list').stdout, new RegExp(`${id}\\s+personal\\s+revoked`));
 });
 

@@ -30,7 +30,7 @@ t.test('create, list and revoke over HTTP', async (t) => {
   t.equal(created.status, 200);
   t.match(created.body, { status: 200, success: true, result: { id: /^key_/, key: /^mf_/, tier: 'personal', label: 'bot', createdAt: String } });
   t.same(Object.keys(created.body.result).sort(), ['createdAt', 'id', 'key', 'label', 'tier']);
-  t.equal(store.verify(created.body.result.key)?.id, created.body.result.id, 'the returned key works');
+  t.equal((await store.verify(created.body.result.key))?.id, created.body.result.id, 'the returned key works');
 
   const defaults = await call('POST', '/api/admin/keys', { headers: ADMIN });
   t.match(defaults.body.result, { tier: 'personal', label: null }, 'an empty body makes a personal key');
@@ -42,7 +42,7 @@ t.test('create, list and revoke over HTTP', async (t) => {
   const revoked = await call('DELETE', `/api/admin/keys/${created.body.result.id}`, { headers: ADMIN });
   t.equal(revoked.status, 200);
   t.ok(revoked.body.result.revokedAt);
-  t.equal(store.verify(created.body.result.key), undefined, 'revoked at once');
+  t.equal(await store.verify(created.body.result.key), undefined, 'revoked at once');
 
   t.match(await call('DELETE', '/api/admin/keys/key_000000000000', { headers: ADMIN }), { status: 404, body: { error: 'not_found' } });
 });
@@ -56,7 +56,7 @@ t.test('bad bodies are 400 invalid_parameter', async (t) => {
 
 t.test('every route needs the admin token', async (t) => {
   const { store, call } = await setup(t, 'admin-secret');
-  const key = store.create();
+  const key = await store.create();
   for (const [method, path] of [['POST', '/api/admin/keys'], ['GET', '/api/admin/keys'], ['DELETE', `/api/admin/keys/${key.id}`]]) {
     const attempts: Record<string, string>[] = [{}, { Authorization: 'Bearer wrong' }, { Authorization: 'admin-secret' }, { 'X-API-Key': 'admin-secret' }];
     for (const headers of attempts) {
@@ -64,8 +64,8 @@ t.test('every route needs the admin token', async (t) => {
       t.match(answer, { status: 403, body: { status: 403, success: false, error: 'forbidden' } }, `${method} ${path} ${JSON.stringify(headers)}`);
     }
   }
-  t.equal(store.list().length, 1, 'nothing was created');
-  t.ok(store.verify(key.key), 'nothing was revoked');
+  t.equal((await store.list()).length, 1, 'nothing was created');
+  t.ok(await store.verify(key.key), 'nothing was revoked');
 });
 
 t.test('without ADMIN_TOKEN admin writes are disabled', async (t) => {

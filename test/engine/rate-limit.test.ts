@@ -34,13 +34,13 @@ t.test('the test key: headers on every keyed answer, then 429 with Retry-After',
 t.test('a personal key has its own, larger budget', async (t) => {
   const served = await serve({ TEST_KEY_RPM: '1', PERSONAL_KEY_RPM: '5' }, options);
   t.teardown(served.close);
-  const { key } = served.engine.keys.create({ tier: 'personal' });
+  const { key } = await served.engine.keys.create({ tier: 'personal' });
   await fetch(`${served.url}/api/test/one?text=a&apikey=${TEST_KEY}`);
   t.equal((await fetch(`${served.url}/api/test/one?text=a&apikey=${TEST_KEY}`)).status, 429, 'test key spent');
   const res = await fetch(`${served.url}/api/test/one?text=a`, { headers: { 'X-API-Key': key } });
   t.equal(res.status, 200, 'personal key unaffected');
   t.equal(res.headers.get('ratelimit-limit'), '5');
-  served.engine.keys.revoke(served.engine.keys.list()[0].id);
+  await served.engine.keys.revoke((await served.engine.keys.list())[0].id);
   t.equal((await fetch(`${served.url}/api/test/one?text=a`, { headers: { 'X-API-Key': key } })).status, 401, 'revocation is immediate');
 });
 
