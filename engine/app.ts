@@ -65,11 +65,11 @@ export function createEngine(options: EngineOptions): Engine {
   const endpoints = options.endpoints ?? compiled!.endpoints;
   const upstreams = new UpstreamRegistry(options.upstreamSpecs ?? compiled?.upstreams ?? loadUpstreamSpecs(path.join(endpointsDir, 'upstreams')), config.env);
   const http = createHttpClient(config);
-  const cache = createResultCache(config);
+  const cache = createResultCache(config, logger);
   const files = createFileStore(config);
   const registry = buildRegistry(endpoints, (endpoint) => ({ config, endpoint, manifestDir: endpoint.dir, http, upstreams, cache, files }), { eager: options.eager, checked: compiled !== undefined && !options.eager });
   const store = new KeyStore(openDatabase(config.dataDir));
-  const limiter = createRateLimiter(config);
+  const limiter = createRateLimiter(config, logger);
   const auth = { store, config };
 
   const app = new Koa({ proxy: config.env.TRUST_PROXY === '1' });

@@ -1,12 +1,15 @@
 import { LRUCache } from 'lru-cache';
-import type { Redis } from 'ioredis';
-import { connectRedis } from './redis.js';
+import { connectRedis, type RedisConnection } from './redis.js';
 import type { Config } from './config.js';
+import { silentLogger, type Logger } from './log.js';
 
 /**
  * Result cache with single-flight: concurrent misses for one key share one
  * computation (one upstream call, one render). In-process LRU by default; Redis
- * when REDIS_URL is set, so instances share cached upstream answers.
+ * when REDIS_URL is set, so instances share cached upstream answers. The cache
+ * never fails a request: a Redis that errs or does not answer (within its command
+ * timeout, or at once while its circuit is open) counts as a miss, and nothing is
+ * stored until it answers again.
  */
 export interface ResultCache {
   wrap<T>(key: string, ttlSeconds: number, compute: () => Promise<T>): Promise<T>;
@@ -35,21 +38,21 @@ class MemoryStore implements Store {
 const approxSize = (v: unknown) => Math.max(1, Buffer.isBuffer(v) ? v.length : JSON.stringify(v ?? null).length);
 
 class RedisStore implements Store {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisConnection) {}
   async get(key: string) {
-    const raw = await this.redis.get(`manifold:cache:${key}`);
+    const raw = await this.redis.run((client) => client.get(`manifold:cache:${key}`));
     return raw === null ? undefined : JSON.parse(raw);
   }
   async set(key: string, value: unknown, ttlSeconds: number) {
-    await this.redis.set(`manifold:cache:${key}`, JSON.stringify(value), 'EX', ttlSeconds);
+    await this.redis.run((client) => client.set(`manifold:cache:${key}`, JSON.stringify(value), 'EX', ttlSeconds));
   }
-  async close() {
-    this.redis.disconnect();
+  close() {
+    return this.redis.close();
   }
 }
 
-export function createResultCache(config: Pick<Config, 'redisUrl'>): ResultCache {
-  const store: Store = config.redisUrl ? new RedisStore(connectRedis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 })) : new MemoryStore();
+export function createResultCache(config: Pick<Config, 'redisUrl'>, logger: Logger = silentLogger): ResultCache {
+  const store: Store = config.redisUrl ? new RedisStore(connectRedis(config.redisUrl, { role: 'result cache', logger })) : new MemoryStore();
   const inflight = new Map<string, Promise<unknown>>();
   return {
     async wrap<T>(key: string, ttlSeconds: number, compute: () => Promise<T>): Promise<T> {
@@ -60,8 +63,10 @@ export function createResultCache(config: Pick<Config, 'redisUrl'>): ResultCache
       const running = inflight.get(key);
       if (running) return running as Promise<T>;
       const promise = compute()
-        .then(async (value) => {
-          if (ttlSeconds > 0) await store.set(key, value, ttlSeconds).catch(() => undefined);
+        .then((value) => {
+          // not awaited: the answer never waits for the store (the memory store has set it
+          // already; Redis runs commands in order, so a later get on this connection sees it)
+          if (ttlSeconds > 0) void store.set(key, value, ttlSeconds).catch(() => undefined);
           return value;
         })
         .finally(() => inflight.delete(key));

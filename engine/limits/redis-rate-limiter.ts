@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { connectRedis } from '../redis.js';
+import { connectRedis, type RedisConnection } from '../redis.js';
 import { ApiError } from '../errors.js';
+import { silentLogger, type Logger } from '../log.js';
 import { decide, type RateLimitDecision, type RateLimiter } from './rate-limiter.js';
 
 /**
@@ -43,6 +44,8 @@ export interface RedisRateLimiterOptions {
   url: string;
   /** Prefix of the bucket keys, so several deployments can share one Redis. */
   keyPrefix?: string;
+  /** Where connection trouble is reported (once per change of state). */
+  logger?: Logger;
 }
 
 export const DEFAULT_KEY_PREFIX = 'manifold:ratelimit:';
@@ -53,28 +56,31 @@ interface ScriptedRedis extends Redis {
   slidingWindowHit(key: string, limit: number, windowMs: number, member: string): Promise<SlidingWindowReply>;
 }
 
+/**
+ * Without an answer from Redis no request can be counted, so none is served: an
+ * unreachable store answers 503 within the command timeout (or at once while the
+ * circuit is open) rather than letting keys through unlimited.
+ */
 export class RedisRateLimiter implements RateLimiter {
-  readonly #redis: ScriptedRedis;
+  readonly #redis: RedisConnection;
   readonly #prefix: string;
 
   constructor(options: RedisRateLimiterOptions) {
-    // Fail a hit after a couple of reconnect attempts rather than queueing requests indefinitely.
-    this.#redis = connectRedis(options.url, { maxRetriesPerRequest: 2 }) as ScriptedRedis;
+    this.#redis = connectRedis(options.url, { role: 'rate-limit store', logger: options.logger ?? silentLogger });
     // defineCommand sends EVALSHA and falls back to EVAL when the script isn't cached yet.
-    this.#redis.defineCommand('slidingWindowHit', { numberOfKeys: 1, lua: SLIDING_WINDOW_LUA });
-    // Connection errors surface through hit(); without a listener ioredis would also print them.
-    this.#redis.on('error', () => {});
+    this.#redis.client.defineCommand('slidingWindowHit', { numberOfKeys: 1, lua: SLIDING_WINDOW_LUA });
     this.#prefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
   }
 
   async hit(bucket: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
     let reply: SlidingWindowReply;
     try {
-      reply = await this.#redis.slidingWindowHit(this.#prefix + bucket, limit, windowMs, crypto.randomUUID());
+      const key = this.#prefix + bucket;
+      reply = await this.#redis.run((client) => (client as ScriptedRedis).slidingWindowHit(key, limit, windowMs, crypto.randomUUID()));
     } catch (cause) {
-      throw new ApiError(503, 'unavailable', 'The rate limit store (Redis) is unavailable; retry shortly', {
+      throw new ApiError(503, 'unavailable', 'The rate-limit store (Redis) is unreachable; retry in a few seconds', {
         cause,
-        headers: { 'Retry-After': '5' },
+        headers: { 'Retry-After': '2' },
       });
     }
     const [allowed, count, now, oldest, freeing] = reply;
@@ -91,6 +97,6 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async close(): Promise<void> {
-    await this.#redis.quit().catch(() => this.#redis.disconnect());
+    await this.#redis.close();
   }
 }

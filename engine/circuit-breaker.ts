@@ -1,0 +1,100 @@
+/**
+ * A circuit breaker for one dependency (a Redis connection): after `threshold`
+ * consecutive failures it opens, and while open every call fails at once instead
+ * of waiting for a timeout; after `cooldownMs` one call goes through as a probe
+ * (half-open): success closes the circuit, failure opens it for another cooldown.
+ * So an outage costs a few timed-out calls, then nothing, and recovery needs no
+ * operator: the first probe after the dependency answers again closes it.
+ *
+ * Hand-written rather than opossum (the usual Node breaker): its current major needs
+ * Node 22 while Manifold runs on 20, and its rolling percentage window needs a volume
+ * of calls before it trips, where a few consecutive failures are the signal here.
+ */
+
+export type CircuitState = 'closed' | 'open' | 'half-open';
+
+export interface CircuitBreakerOptions {
+  /** Consecutive failures that open the circuit. */
+  threshold?: number;
+  /** How long the circuit stays open before one probe is let through. */
+  cooldownMs?: number;
+  /** Which errors mean the dependency is unhealthy (others, e.g. a script error Redis answered, do not count). */
+  isFailure?: (error: unknown) => boolean;
+  /** Told of every state change (logging). */
+  onChange?: (to: CircuitState, from: CircuitState) => void;
+  now?: () => number;
+}
+
+/** Rejection of a call made while the circuit is open: nothing was sent. */
+export class CircuitOpenError extends Error {
+  override readonly name = 'CircuitOpenError';
+  constructor(readonly retryInMs: number) {
+    super('circuit open: the dependency failed recently and is not being called');
+  }
+}
+
+export class CircuitBreaker {
+  #state: CircuitState = 'closed';
+  #failures = 0;
+  #openedAt = 0;
+  readonly #threshold: number;
+  readonly #cooldownMs: number;
+  readonly #isFailure: (error: unknown) => boolean;
+  readonly #onChange?: (to: CircuitState, from: CircuitState) => void;
+  readonly #now: () => number;
+
+  constructor(options: CircuitBreakerOptions = {}) {
+    this.#threshold = options.threshold ?? 3;
+    this.#cooldownMs = options.cooldownMs ?? 1000;
+    this.#isFailure = options.isFailure ?? (() => true);
+    this.#onChange = options.onChange;
+    this.#now = options.now ?? Date.now;
+  }
+
+  get state(): CircuitState {
+    return this.#state;
+  }
+
+  /** Run `call` unless the circuit is open (then reject with CircuitOpenError without calling). */
+  async run<T>(call: () => Promise<T>): Promise<T> {
+    let probe = false;
+    if (this.#state === 'open') {
+      const waited = this.#now() - this.#openedAt;
+      if (waited < this.#cooldownMs) throw new CircuitOpenError(this.#cooldownMs - waited);
+      probe = true;
+      this.#set('half-open');
+    } else if (this.#state === 'half-open') {
+      throw new CircuitOpenError(0); // one probe at a time
+    }
+    let result: T;
+    try {
+      result = await call();
+    } catch (error) {
+      if (this.#isFailure(error)) this.#failed(probe);
+      else if (probe) this.#succeeded(); // the dependency answered, with an error of its own
+      throw error;
+    }
+    this.#succeeded();
+    return result;
+  }
+
+  #failed(probe: boolean): void {
+    this.#failures++;
+    // a late failure of a call started before the circuit opened must not restart the cooldown
+    if (probe || (this.#state === 'closed' && this.#failures >= this.#threshold)) {
+      this.#openedAt = this.#now();
+      this.#set('open');
+    }
+  }
+
+  #succeeded(): void {
+    this.#failures = 0;
+    if (this.#state !== 'closed') this.#set('closed');
+  }
+
+  #set(to: CircuitState): void {
+    const from = this.#state;
+    this.#state = to;
+    this.#onChange?.(to, from);
+  }
+}

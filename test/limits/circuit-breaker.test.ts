@@ -1,0 +1,72 @@
+import t from 'tap';
+import { CircuitBreaker, CircuitOpenError, type CircuitState } from '../../engine/circuit-breaker.js';
+
+/** A breaker on a hand-driven clock, recording its state changes. */
+function breaker(options: { threshold?: number; cooldownMs?: number; isFailure?: (e: unknown) => boolean } = {}) {
+  let now = 0;
+  const changes: string[] = [];
+  const b = new CircuitBreaker({ ...options, now: () => now, onChange: (to: CircuitState, from: CircuitState) => changes.push(`${from}>${to}`) });
+  return { b, changes, advance: (ms: number) => (now += ms) };
+}
+
+const ok = () => Promise.resolve('ok');
+const down = () => Promise.reject(new Error('timed out'));
+
+t.test('opens after threshold consecutive failures, then fails at once without calling', async (t) => {
+  const { b, changes } = breaker({ threshold: 3, cooldownMs: 1000 });
+  await t.rejects(b.run(down), { message: 'timed out' });
+  await t.rejects(b.run(down));
+  t.equal(b.state, 'closed', 'two failures are not enough');
+  t.equal(await b.run(ok), 'ok');
+  await t.rejects(b.run(down));
+  await t.rejects(b.run(down));
+  t.equal(b.state, 'closed', 'a success in between resets the count');
+  await t.rejects(b.run(down));
+  t.equal(b.state, 'open');
+  let called = false;
+  const refused = await b.run(async () => (called = true)).catch((e: unknown) => e);
+  t.ok(refused instanceof CircuitOpenError, 'rejects with CircuitOpenError');
+  t.equal((refused as CircuitOpenError).retryInMs, 1000);
+  t.equal(called, false, 'the call is not made while open');
+  t.same(changes, ['closed>open']);
+});
+
+t.test('after the cooldown one probe goes through: success closes, failure reopens', async (t) => {
+  const { b, changes, advance } = breaker({ threshold: 1, cooldownMs: 1000 });
+  await t.rejects(b.run(down));
+  advance(999);
+  await t.rejects(b.run(ok), CircuitOpenError, 'still open just before the cooldown ends');
+  advance(1);
+  await t.rejects(b.run(down), { message: 'timed out' }, 'the probe is made');
+  t.equal(b.state, 'open', 'a failed probe reopens');
+  await t.rejects(b.run(ok), CircuitOpenError, 'for another cooldown');
+  advance(1000);
+  let release!: () => void;
+  const probe = b.run(() => new Promise<string>((resolve) => (release = () => resolve('back'))));
+  t.equal(b.state, 'half-open');
+  await t.rejects(b.run(ok), CircuitOpenError, 'one probe at a time: others still fail at once');
+  release();
+  t.equal(await probe, 'back');
+  t.equal(b.state, 'closed');
+  t.equal(await b.run(ok), 'ok');
+  t.same(changes, ['closed>open', 'open>half-open', 'half-open>open', 'open>half-open', 'half-open>closed']);
+});
+
+t.test('errors the dependency answered with do not count', async (t) => {
+  const { b } = breaker({ threshold: 1, isFailure: (e) => (e as Error).name !== 'ReplyError' });
+  const reply = Object.assign(new Error('ERR script'), { name: 'ReplyError' });
+  await t.rejects(b.run(() => Promise.reject(reply)), { name: 'ReplyError' });
+  t.equal(b.state, 'closed');
+});
+
+t.test('a late failure of a call started before the circuit opened does not extend the cooldown', async (t) => {
+  const { b, advance } = breaker({ threshold: 1, cooldownMs: 1000 });
+  let fail!: () => void;
+  const slow = b.run(() => new Promise((_, reject) => (fail = () => reject(new Error('late')))));
+  await t.rejects(b.run(down));
+  advance(600);
+  fail();
+  await t.rejects(slow);
+  advance(400);
+  t.equal(await b.run(ok), 'ok', 'the probe runs 1000 ms after opening, not after the late failure');
+});
