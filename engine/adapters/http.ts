@@ -24,6 +24,8 @@ interface Request {
   /** Appended to the base URL; `${params.x}` values are URL-encoded here. */
   path: string;
   query?: Record<string, unknown>;
+  /** Query names sent bare, without `=` (`?safe-mode`): JokeAPI reads `safe-mode=` as off. */
+  flags?: string[];
   json?: Record<string, unknown>;
   /** `json` (default) or `feed`: RSS/Atom parsed to {title, link, description, items[]}. */
   format?: 'json' | 'feed';
@@ -33,6 +35,8 @@ interface Request {
   valid?: string;
   /** Message of the 404 given when the upstream says 404 or the mapping yields nothing. */
   notFound?: string;
+  /** Other upstream statuses that mean "nothing matches" (with `notFound`): JokeAPI answers 400 when no joke passes the filters. */
+  notFoundStatuses?: number[];
   /** `html`: decode HTML entities in every string of the result (Open Trivia DB sends `&quot;`…). */
   decode?: 'html';
 }
@@ -60,11 +64,13 @@ const requestProperties = {
   method: { enum: ['GET', 'POST'] },
   path: { type: 'string', description: 'appended to the upstream base URL; ${params.x} (URL-encoded) and ${env.X} are filled in' },
   query: { type: 'object' },
+  flags: { type: 'array', items: { type: 'string', minLength: 1 }, description: 'query names sent bare, without `=` (e.g. JokeAPI\'s safe-mode)' },
   json: { type: 'object' },
   format: { enum: ['json', 'feed'], description: 'how to read the answer: JSON, or an RSS/Atom feed' },
   result: { type: 'string', description: 'JMESPath from the upstream answer to result' },
   valid: { type: 'string', description: 'JMESPath that must be truthy on the answer, else 502' },
   notFound: { type: 'string', description: '404 message when the upstream answers 404 or the result is empty' },
+  notFoundStatuses: { type: 'array', items: { type: 'integer', minimum: 400, maximum: 499 }, description: 'other upstream statuses that mean nothing matches (with notFound)' },
   decode: { enum: ['html'], description: 'decode HTML entities in every string of the result' },
 };
 const requestSchema = { type: 'object', additionalProperties: false, required: ['upstream', 'path', 'result'], properties: requestProperties };
@@ -114,6 +120,17 @@ function encodeAll(params: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, v === undefined ? v : encodeURIComponent(String(v))]));
 }
 
+/**
+ * The query written into the URL with the bare flags appended: got serialises a
+ * `searchParams` object through URLSearchParams, which always writes `name=`.
+ */
+function withFlags(url: string, query: Record<string, unknown>, flags: string[]): string {
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) search.append(k, String(v));
+  const parts = [search.toString(), ...flags.map(encodeURIComponent)].filter(Boolean);
+  return `${url}${url.includes('?') ? '&' : '?'}${parts.join('&')}`;
+}
+
 /** Named groups of each capture pattern, matched against its param; a mismatch is the client's error. */
 function capture(patterns: Map<string, RegExp>, params: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -154,11 +171,13 @@ export const http: AdapterKind<HttpConfig> = {
     async function fetchMapped(request: Compiled, scope: TemplateScope, call: Call): Promise<unknown> {
       const { spec } = request;
       const upstream = setup.upstreams.get(spec.upstream);
+      const url = upstream.baseUrl + String(fillTemplate(spec.path, { ...scope, params: encodeAll(scope.params) }));
+      const query = { ...upstream.query, ...(fillTemplate(spec.query ?? {}, scope) as Record<string, string>) };
       const options = {
         upstream: spec.upstream,
         method: spec.method ?? 'GET',
-        url: upstream.baseUrl + String(fillTemplate(spec.path, { ...scope, params: encodeAll(scope.params) })),
-        searchParams: { ...upstream.query, ...(fillTemplate(spec.query ?? {}, scope) as Record<string, string>) },
+        url: spec.flags ? withFlags(url, query, spec.flags) : url,
+        searchParams: spec.flags ? undefined : query,
         json: spec.json && (fillTemplate(spec.json, scope) as Record<string, unknown>),
         headers: upstream.headers,
         timeoutMs: Math.min(setup.endpoint.limits.timeoutMs, upstream.spec.timeoutMs ?? Infinity),
@@ -168,7 +187,8 @@ export const http: AdapterKind<HttpConfig> = {
       try {
         data = spec.format === 'feed' ? await parseFeed(spec.upstream, await setup.http.upstreamText(options)) : await setup.http.upstreamJson(options);
       } catch (error) {
-        if (spec.notFound && upstreamStatusOf(error) === 404) throw notFound(spec.notFound);
+        const status = upstreamStatusOf(error);
+        if (spec.notFound && status !== undefined && (status === 404 || spec.notFoundStatuses?.includes(status))) throw notFound(spec.notFound);
         throw error;
       }
       if (request.isValid && !request.isValid(data)) throw upstreamError(spec.upstream, 'unexpected response shape');

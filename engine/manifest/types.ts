@@ -50,6 +50,8 @@ export interface Fixture {
   method?: string;
   path: string;
   query?: Record<string, unknown>;
+  /** Query names the request must carry bare, without `=`. */
+  flags?: string[];
   body?: Record<string, unknown>;
   status?: number;
   headers?: Record<string, string>;

@@ -73,7 +73,7 @@ export async function startFixtureUpstream(): Promise<FixtureUpstream> {
         f.upstream === upstream &&
         (f.method ?? 'GET').toUpperCase() === req.method &&
         f.path === rel &&
-        Object.entries(f.query ?? {}).every(([k, v]) => url.searchParams.get(k) === String(v)) &&
+        queryMatches(f, url) &&
         subset(f.body ?? {}, body),
     );
     if (index === -1) {
@@ -119,6 +119,18 @@ async function readBody(req: http.IncomingMessage): Promise<unknown> {
   } catch {
     return Object.fromEntries(new URLSearchParams(text));
   }
+}
+
+/**
+ * The fixture's query values are there (a `null` value: that name is absent), and each
+ * of its `flags` is there bare, without `=` — URLSearchParams reads `a` and `a=` alike.
+ */
+function queryMatches(fixture: Fixture, url: URL): boolean {
+  const raw = url.search.slice(1).split('&');
+  return (
+    Object.entries(fixture.query ?? {}).every(([k, v]) => (v === null ? !url.searchParams.has(k) : url.searchParams.get(k) === String(v))) &&
+    (fixture.flags ?? []).every((flag) => raw.includes(encodeURIComponent(flag)))
+  );
 }
 
 /** Does `actual` carry every property of `expected` (deeply)? */
