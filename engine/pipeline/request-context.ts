@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Config } from '../config.js';
 import { failure, toApiError } from '../envelope.js';
-import { ApiError, notFound } from '../errors.js';
+import { ApiError } from '../errors.js';
+import { notFoundFor } from '../discovery/not-served.js';
 import { redactUrl } from '../auth/redact.js';
 import type { Logger } from '../log.js';
 
@@ -33,7 +34,7 @@ export function requestContext(config: Config, log: Logger): Middleware {
         return;
       }
       await next();
-      if (ctx.body === undefined && ctx.status === 404) throw notFound();
+      if (ctx.body === undefined && ctx.status === 404) throw notFoundFor(ctx.path);
       if (ctx.body === undefined && (ctx.status === 405 || ctx.status === 501)) {
         const allow = ctx.response.get('Allow');
         throw new ApiError(405, 'method_not_allowed', `Use ${allow.replace(/, /g, ' or ')} for this path`, { headers: { Allow: allow } });
