@@ -7,6 +7,7 @@ import { compilePageLink, type PageLinkConfig } from '../media/page-link.js';
 import { mediaService, type OutputSpec } from '../media/service.js';
 import { SHAPES, shapeResult, type Shape } from '../media/result-shapes.js';
 import { urlMatcher } from '../media/url-match.js';
+import { parseQuality, qualityLabel } from '../media/quality.js';
 
 /**
  * Media downloaders over yt-dlp + ffmpeg. Link mode (default) answers with the
@@ -31,14 +32,12 @@ interface MediaConfig {
 
 const DEFAULT_QUALITY = { mp3: '128kbps', mp4: '720p' } as const;
 
-/** Turn `format` + `quality` into a job spec; a quality of the other kind is a client error. */
+/** Turn `format` + `quality` (any spelling engine/media/quality.ts reads) into a job spec; a quality of the other kind is a client error. */
 export function outputSpec(format: 'mp3' | 'mp4', quality: string | undefined): OutputSpec {
   const q = quality ?? DEFAULT_QUALITY[format];
-  const kbps = /^(\d+)kbps$/.exec(q);
-  const height = /^(\d+)p$/.exec(q);
-  if (format === 'mp3' && kbps) return { format, quality: q, target: { kind: 'audio', kbps: Number(kbps[1]) } };
-  if (format === 'mp4' && height) return { format, quality: q, target: { kind: 'video', height: Number(height[1]) } };
-  throw invalidParameter('quality', `${q} is not a quality for ${format} (use ${format === 'mp3' ? 'e.g. 128kbps' : 'e.g. 720p'})`);
+  const target = parseQuality(q);
+  if (target && (target.kind === 'audio') === (format === 'mp3')) return { format, quality: qualityLabel(target), target };
+  throw invalidParameter('quality', `${q} is not a quality for ${format} (use ${format === 'mp3' ? 'e.g. 128, 128k or 128kbps' : 'e.g. 720 or 720p'})`);
 }
 
 export const media: AdapterKind<MediaConfig> = {
