@@ -3,7 +3,7 @@ import { fillTemplate } from '../mapping.js';
 import { openDatabase } from '../storage/database.js';
 import { ConversationMemory, type ChatMessage } from '../ai/memory.js';
 import { complete, generateImage, streamChat, type ContentPart, type Message } from '../ai/openai-api.js';
-import { modelRegistry, resolveModel, type ModelKind, type Resolution } from '../ai/registry.js';
+import { gatewayFrom, modelRegistry, resolveModel, type ModelKind, type Resolution } from '../ai/registry.js';
 import { json, type AdapterKind, type AdapterSetup } from './types.js';
 
 /**
@@ -72,7 +72,8 @@ function configuredModel(config: AiConfig, setup: AdapterSetup): string {
 }
 
 function defaultRoute(config: AiConfig, setup: AdapterSetup): Resolution {
-  return resolveModel(modelRegistry(), kindOf(config), configuredModel(config, setup), setup.upstreams, config.upstream);
+  const registry = modelRegistry();
+  return resolveModel(registry, kindOf(config), configuredModel(config, setup), setup.upstreams, config.upstream, gatewayFrom(registry, setup.config.env));
 }
 
 /** One memory per data directory, opened on first use so endpoints without sessions never touch the database. */
@@ -85,9 +86,10 @@ function memoryFor(dataDir: string): ConversationMemory {
 
 function listModels(setup: AdapterSetup) {
   const registry = modelRegistry();
+  const gateway = gatewayFrom(registry, setup.config.env);
   return (['models', 'images'] as const).flatMap((kind) =>
     Object.entries(registry[kind]).map(([alias, ids]) => {
-      const resolution = resolveModel(registry, kind, alias, setup.upstreams);
+      const resolution = resolveModel(registry, kind, alias, setup.upstreams, undefined, gateway);
       return {
         model: alias,
         type: kind === 'images' ? 'image' : 'chat',
@@ -112,12 +114,14 @@ export const ai: AdapterKind<AiConfig> = {
   create(config, setup) {
     if (config.task === 'models') return async () => json(listModels(setup));
     const fixed = defaultRoute(config, setup);
+    const registry = modelRegistry();
+    const gateway = gatewayFrom(registry, setup.config.env);
     const deps = { http: setup.http, upstreams: setup.upstreams };
     const timeoutMs = setup.endpoint.limits.timeoutMs;
 
     const routeFor = (params: Record<string, unknown>) => {
       const asked = config.modelParam ? params[config.modelParam] : undefined;
-      const resolution = asked ? resolveModel(modelRegistry(), kindOf(config), String(asked), setup.upstreams) : fixed;
+      const resolution = asked ? resolveModel(registry, kindOf(config), String(asked), setup.upstreams, undefined, gateway) : fixed;
       if ('unknown' in resolution) throw invalidParameter(config.modelParam!, 'unknown model (GET /api/ai/models lists them)');
       if ('missing' in resolution) throw unavailable(resolution.missing);
       return resolution.route;

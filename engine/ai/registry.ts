@@ -10,7 +10,8 @@ import type { UpstreamRegistry } from '../upstreams.js';
  * is configured in this environment.
  */
 export interface ModelRegistry {
-  providers: Record<string, { upstream: string; about: string }>;
+  /** `gateway`: the provider serves any alias (LiteLLM, OpenRouter, an Ollama or vLLM front). */
+  providers: Record<string, { upstream: string; about: string; gateway?: boolean }>;
   /** Chat model alias -> provider -> provider's model id (insertion order = preference). */
   models: Record<string, Record<string, string>>;
   images: Record<string, Record<string, string>>;
@@ -39,7 +40,7 @@ const schema = {
       type: 'object',
       additionalProperties: {
         type: 'object', additionalProperties: false, required: ['upstream', 'about'],
-        properties: { upstream: { type: 'string' }, about: { type: 'string' } },
+        properties: { upstream: { type: 'string' }, about: { type: 'string' }, gateway: { type: 'boolean' } },
       },
     },
     models: { type: 'object', additionalProperties: idMap },
@@ -72,6 +73,27 @@ export function parseRegistry(text: string): ModelRegistry {
   return data;
 }
 
+/**
+ * One gateway in front of every model: an alias that no configured provider of its own
+ * serves runs on the gateway's upstream. `AI_GATEWAY=1` makes the `openai` provider
+ * (OPENAI_BASE_URL) the gateway, `AI_GATEWAY=<provider>` another one; a provider marked
+ * `gateway: true` in models.yaml is one too. On the gateway an alias is called by the id
+ * it has at the gateway's own provider when listed, else by its id at the provider named
+ * by `AI_GATEWAY_MODEL_IDS` (default `openrouter`: `vendor/model` ids, which OpenRouter and
+ * LiteLLM's defaults understand; `alias` sends the alias itself), else by the alias.
+ */
+export interface Gateway {
+  providers: string[];
+  ids: string;
+}
+
+export function gatewayFrom(registry: ModelRegistry, env: Readonly<Record<string, string | undefined>>): Gateway | undefined {
+  const named = env.AI_GATEWAY && !['0', 'false', ''].includes(env.AI_GATEWAY) ? (['1', 'true'].includes(env.AI_GATEWAY) ? 'openai' : env.AI_GATEWAY) : undefined;
+  const marked = Object.keys(registry.providers).filter((p) => registry.providers[p].gateway);
+  const providers = [...(named ? [named] : []), ...marked.filter((p) => p !== named)].filter((p) => registry.providers[p]);
+  return providers.length ? { providers, ids: env.AI_GATEWAY_MODEL_IDS || 'openrouter' } : undefined;
+}
+
 /** A route for `name`, or why there is none. */
 export type Resolution = { route: Route } | { unknown: true } | { missing: string };
 
@@ -86,6 +108,7 @@ export function resolveModel(
   name: string,
   upstreams: UpstreamRegistry,
   pinned?: string,
+  gateway?: Gateway,
 ): Resolution {
   const ids = registry[kind][name];
   const reasoning = registry.reasoning.includes(name);
@@ -103,5 +126,11 @@ export function resolveModel(
     if (!missing) return { route: { upstream, model, alias: name, reasoning } };
     wanted.push(`${registry.providers[provider].about} (${missing})`);
   }
-  return { missing: `no provider configured for ${name}; it can run on ${wanted.join(' or ')}` };
+  for (const provider of gateway?.providers ?? []) {
+    const upstream = registry.providers[provider].upstream;
+    if (!upstreams.has(upstream) || upstreams.get(upstream).missing) continue;
+    const model = ids[provider] ?? (gateway!.ids === 'alias' ? undefined : ids[gateway!.ids]) ?? name;
+    return { route: { upstream, model, alias: name, reasoning } };
+  }
+  return { missing: `no provider configured for ${name}; it can run on ${wanted.join(' or ')}${gateway ? '' : ', or on any OpenAI-compatible gateway at OPENAI_BASE_URL with AI_GATEWAY=1'}` };
 }

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { modelRegistry, parseRegistry, resolveModel } from '../../engine/ai/registry.js';
+import { gatewayFrom, modelRegistry, parseRegistry, resolveModel } from '../../engine/ai/registry.js';
 import { UpstreamRegistry, type UpstreamSpec } from '../../engine/upstreams.js';
 
 const spec = (name: string, key?: string): UpstreamSpec => ({
@@ -52,4 +52,39 @@ t.test('a registry naming an unknown provider is rejected', async (t) => {
     /models\.m names unknown provider b/,
   );
   t.throws(() => parseRegistry('providers: {}\nmodels: { m: {} }\nimages: {}\nreasoning: []\n'), /models\.yaml/);
+});
+
+t.test('a gateway serves every alias that has no configured provider of its own', async (t) => {
+  const registry = modelRegistry();
+  const env = { AI_GATEWAY: '1' };
+  const only = upstreams({});
+  const gateway = gatewayFrom(registry, env)!;
+  t.same(gateway, { providers: ['openai'], ids: 'openrouter' });
+  // Claude is listed only at OpenRouter: on the gateway it keeps its vendor/model id
+  t.match(resolveModel(registry, 'models', 'claude-3.5-sonnet', only, undefined, gateway), { route: { upstream: 'openai', model: 'anthropic/claude-3.5-sonnet', alias: 'claude-3.5-sonnet' } });
+  // an alias the gateway's provider lists keeps its own id there
+  t.match(resolveModel(registry, 'models', 'gpt-4o', only, undefined, gateway), { route: { upstream: 'openai', model: 'gpt-4o' } });
+  // a configured provider of the alias's own still comes first
+  t.match(resolveModel(registry, 'models', 'llama-3.3-70b', upstreams({ GROQ_API_KEY: 'k' }), undefined, gateway), { route: { upstream: 'groq' } });
+  // ids by another provider's naming, or the alias itself
+  t.match(resolveModel(registry, 'models', 'llama-3.1-8b', only, undefined, gatewayFrom(registry, { AI_GATEWAY: '1', AI_GATEWAY_MODEL_IDS: 'ollama' })), { route: { model: 'llama3.1:8b' } });
+  t.match(resolveModel(registry, 'models', 'phi-4-mini', only, undefined, gateway), { route: { model: 'phi-4-mini' } }, 'no OpenRouter id: the alias');
+  t.match(resolveModel(registry, 'models', 'claude-3.5-sonnet', only, undefined, gatewayFrom(registry, { AI_GATEWAY: '1', AI_GATEWAY_MODEL_IDS: 'alias' })), { route: { model: 'claude-3.5-sonnet' } });
+  t.match(resolveModel(registry, 'images', 'flux-dev', only, undefined, gateway), { route: { upstream: 'openai', model: 'flux-dev' } });
+  // unknown aliases stay unknown; no gateway unless asked
+  t.same(resolveModel(registry, 'models', 'gpt-99', only, undefined, gateway), { unknown: true });
+  t.equal(gatewayFrom(registry, {}), undefined);
+  t.equal(gatewayFrom(registry, { AI_GATEWAY: '0' }), undefined);
+  // an unconfigured gateway is no route: the reason still names the alias's providers
+  t.match(resolveModel(registry, 'models', 'claude-3.5-sonnet', new UpstreamRegistry([{ ...spec('openai'), baseUrl: { env: 'OPENAI_BASE_URL' } }], {}), undefined, gateway), { missing: /no provider configured/ });
+});
+
+t.test('a provider entry marked as a gateway is one without AI_GATEWAY', async (t) => {
+  const registry = parseRegistry(
+    'providers: { openai: { upstream: openai, about: A }, litellm: { upstream: openrouter, about: LiteLLM, gateway: true } }\nmodels: { m: { openai: m-at-openai } }\nimages: {}\nreasoning: []\n',
+  );
+  const gateway = gatewayFrom(registry, {});
+  t.same(gateway, { providers: ['litellm'], ids: 'openrouter' });
+  const onlyGateway = new UpstreamRegistry([{ ...spec('openai'), baseUrl: { env: 'OPENAI_BASE_URL' } }, spec('openrouter', 'OPENROUTER_API_KEY')], { OPENROUTER_API_KEY: 'k' });
+  t.match(resolveModel(registry, 'models', 'm', onlyGateway, undefined, gateway), { route: { upstream: 'openrouter', model: 'm' } });
 });
