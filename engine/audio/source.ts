@@ -1,0 +1,92 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { AdapterSetup, Call } from '../adapters/types.js';
+import { invalidParameter, upstreamError } from '../errors.js';
+import { captureTool } from '../media/child.js';
+import { ffprobeArgs, parseProbe, type Probe } from '../media/ffmpeg-args.js';
+import { mediaSettings } from '../media/settings.js';
+
+/**
+ * A client's audio or video file, named by a URL param: fetched through the SSRF-guarded
+ * client into a private temp directory (never piped: an MP4 with its index at the end is
+ * not readable from a pipe), then probed with ffprobe so a page, a picture or a file
+ * over the duration limit is a 400 before any real work starts.
+ */
+export interface AudioSource {
+  /** The downloaded file. */
+  file: string;
+  /** The private directory holding it; outputs go here too. Removed by `dispose`. */
+  dir: string;
+  probe: Probe;
+  /** Seconds (from the container). */
+  duration: number;
+  /** Channels of the first audio stream. */
+  channels: number;
+  dispose(): Promise<void>;
+}
+
+/** Largest source file fetched for the audio tools, in bytes. */
+export const AUDIO_MAX_BYTES = 100 * 1024 * 1024;
+
+export interface SourceOptions {
+  /** The param holding the URL (named in 400s). */
+  param?: string;
+  /** Longest source accepted, in seconds. */
+  maxDurationS: number;
+}
+
+/** A private directory under the file store's temp dir, for one job's intermediate files. */
+export async function workDir(setup: Pick<AdapterSetup, 'files'>, prefix: string): Promise<{ dir: string; dispose(): Promise<void> }> {
+  await fs.promises.mkdir(setup.files.tempDir, { recursive: true });
+  const dir = await fs.promises.mkdtemp(path.join(setup.files.tempDir, `${prefix}-`));
+  return { dir, dispose: () => fs.promises.rm(dir, { recursive: true, force: true }) };
+}
+
+export async function openAudioSource(setup: AdapterSetup, call: Call, options: SourceOptions): Promise<AudioSource> {
+  const param = options.param ?? 'url';
+  const { dir, dispose } = await workDir(setup, 'audio');
+  try {
+    const fetched = await setup.http.streamUserUrl(String(call.params[param]), {
+      param,
+      timeoutMs: 30_000,
+      signal: call.signal,
+      maxBytes: AUDIO_MAX_BYTES,
+      accept: 'audio/*, video/*;q=0.9, */*;q=0.5',
+    });
+    if (/^text\/html\b/i.test(fetched.contentType ?? '')) {
+      fetched.body.destroy();
+      throw invalidParameter(param, 'is a web page, not an audio or video file (pass the link of the file itself)');
+    }
+    const file = path.join(dir, 'source');
+    await pipeline(fetched.body, fs.createWriteStream(file));
+    const settings = mediaSettings(setup.config);
+    let json: string;
+    try {
+      json = await captureTool(settings.ffprobe, ffprobeArgs(file), { signal: call.signal, maxBytes: 1024 * 1024 });
+    } catch (error) {
+      if (call.signal.aborted) throw call.signal.reason;
+      throw invalidParameter(param, 'is not a readable audio or video file');
+    }
+    const probe = parseProbe(json);
+    if (!probe.audio) throw invalidParameter(param, 'has no audio track');
+    const duration = probe.duration ?? 0;
+    if (duration > options.maxDurationS) throw invalidParameter(param, `the audio is longer than the limit of ${options.maxDurationS} s`);
+    return { file, dir, probe, duration, channels: audioChannels(json), dispose };
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
+}
+
+/** Channel count of the first audio stream in ffprobe's JSON (parseProbe keeps only what the downloaders need). */
+function audioChannels(json: string): number {
+  const streams = (JSON.parse(json) as { streams?: { codec_type?: string; channels?: number }[] }).streams ?? [];
+  return streams.find((s) => s.codec_type === 'audio')?.channels ?? 0;
+}
+
+/** Re-raise a failed child as the client should see it: the abort reason when the call was aborted. */
+export function toolError(signal: AbortSignal, tool: string, why: string, error: unknown): never {
+  if (signal.aborted) throw signal.reason;
+  throw upstreamError(tool, why, error);
+}
