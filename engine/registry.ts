@@ -156,6 +156,9 @@ function locate(bin: string, env: Readonly<Record<string, string>>): { ok: boole
 /** The variable that names a binary's location: `yt-dlp` → YTDLP_PATH. */
 const overrideVar = (bin: string) => `${bin.replace(/[^A-Za-z0-9]/g, '').toUpperCase()}_PATH`;
 
+/** What to spawn for a binary: its override variable's path when set, else the name (looked up on PATH). */
+export const binaryPath = (bin: string, env: Readonly<Record<string, string>>): string => env[overrideVar(bin)] || bin;
+
 function executable(file: string): boolean {
   try {
     fs.accessSync(file, fs.constants.X_OK);
