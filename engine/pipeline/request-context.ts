@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import { failure, toApiError } from '../envelope.js';
 import { ApiError } from '../errors.js';
 import { notFoundFor } from '../discovery/not-served.js';
+import { keyFromRequest } from '../auth/key-from-request.js';
 import { redactUrl } from '../auth/redact.js';
 import type { Logger } from '../log.js';
 
@@ -54,7 +55,9 @@ export function requestContext(config: Config, log: Logger): Middleware {
         const ms = performance.now() - started;
         // the endpoint's secret params, as a set built once per endpoint (pipeline/endpoint.ts)
         const secretParams = ctx.state.secretParams as ReadonlySet<string> | undefined;
-        log.info({ requestId: id, method: ctx.method, url: redactUrl(ctx.originalUrl, secretParams), status: ctx.status, ms: Math.round(ms * 10) / 10 });
+        // the presented key is blanked under any name it may also appear under (`q=<key>`)
+        const url = redactUrl(ctx.originalUrl, secretParams, [keyFromRequest(ctx), config.testApiKey]);
+        log.info({ requestId: id, method: ctx.method, url, status: ctx.status, ms: Math.round(ms * 10) / 10 });
       }
     }
   };
