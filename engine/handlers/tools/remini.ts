@@ -1,0 +1,37 @@
+import crypto from 'node:crypto';
+import { fetchPhoto, PHOTO_MAX_PIXELS } from '../../effects/photo-input.js';
+import type { ImageFormat } from '../../effects/encode.js';
+import { invalidParameter } from '../../errors.js';
+import { deliver } from '../../adapters/effect.js';
+import { handler, Reply } from '../types.js';
+
+/**
+ * /api/tools/remini (and imageenhancer): ESRGAN-medium ×4 plus light sharpening, in
+ * the neural worker (engine/effects/upscale.ts). Identical requests (same photo and
+ * format) run once. The answer is the effects' `{image_url, format, width, height, size}`
+ * plus `url` (the same link; some clients of the genre read that name), or the bytes
+ * with stream=true.
+ */
+export default handler<{ url: string; format?: ImageFormat; stream?: boolean }>(async ({ params, call, setup }) => {
+  // sharp, tfjs and the worker pool load with the first call, not at boot
+  const [{ enhance }, { renderCache }, { PHOTO_UNREADABLE }] = await Promise.all([
+    import('../../effects/upscale.js'),
+    import('../../effects/shared.js'),
+    import('../../effects/render.js'),
+  ]);
+  const input = await fetchPhoto(setup, call, 'url');
+  const format = params.format ?? 'jpg';
+  const maxPixels = Number(setup.config.env.ENHANCE_MAX_PIXELS) || undefined;
+  const key = crypto.createHash('sha256').update(`enhance\0${format}\0${maxPixels ?? ''}\0`).update(input).digest('hex');
+  const result = await renderCache()
+    .get(key, () => enhance(input, format, maxPixels))
+    .catch((err: Error) => {
+      throw err.message?.startsWith(PHOTO_UNREADABLE) ? invalidParameter('url', `not a supported image, or over ${PHOTO_MAX_PIXELS / 1e6} megapixels`) : err;
+    });
+  const output = await deliver(setup, call, result, 'enhanced');
+  if (output.type === 'json') {
+    const r = output.result as { image_url: string };
+    output.result = { ...r, url: r.image_url };
+  }
+  return new Reply(output);
+});
