@@ -27,6 +27,7 @@ import { expandFixtureUrls, fixtureUrlFiles } from './support/fixture-urls.js';
 import { DNS_UPSTREAM, WHOIS_UPSTREAM } from './support/fixture-book.js';
 import { startFixtureDns } from './support/fixture-dns.js';
 import { startFixtureWhois } from './support/fixture-whois.js';
+import { checkDocument } from './support/expect-document.js';
 
 const endpoints = loadEndpoints(ENDPOINTS_DIR);
 const upstreamSpecs = loadUpstreamSpecs(path.join(ENDPOINTS_DIR, 'upstreams'));
@@ -82,13 +83,14 @@ async function runExample(t: Test, endpoint: Endpoint, example: Example) {
   t.equal(answer.status, status, `HTTP ${status}${answer.status !== status ? `: ${answer.bytes.toString('utf8', 0, 300)}` : ''}`);
   t.ok(answer.headers.get('x-request-id'), 'X-Request-Id set');
   if (expect.error) assertEnvelopeError(t, answer, status, expect.error);
-  else if (expect.contentType || expect.image) {
+  else if (expect.contentType || expect.image || expect.document) {
     if (expect.contentType) t.ok((answer.headers.get('content-type') ?? '').startsWith(expect.contentType), `Content-Type ${expect.contentType}`);
     t.ok(answer.bytes.length > 0, 'non-empty body');
     if (expect.image) {
       const meta = await sharp(answer.bytes).metadata().catch((err: Error) => ({ error: err.message }));
       t.match(meta, expect.image, `image ${JSON.stringify(expect.image)}`);
     }
+    if (expect.document) await checkDocument(t, answer.bytes, expect.document);
   } else {
     t.match(answer.json, { status: 200, success: true, creator: String }, 'success envelope');
     if (expect.result) {

@@ -1,12 +1,15 @@
 import { renderTemplate, type RenderParams, type RenderResult } from './render.js';
 import { runImageOp, type ImageJob } from './image-ops.js';
 import type { Template } from './template-types.js';
+import { renderSticker } from '../stickers/render.js';
+import type { StickerJob } from '../stickers/job.js';
 
 /** A template render as sent to a pool worker. */
 export interface RenderJob { template: Template; params: RenderParams; photo?: Uint8Array }
-export type WorkerJob = RenderJob | ImageJob;
+export type WorkerJob = RenderJob | ImageJob | StickerJob;
 
-/** Piscina entry point: one template render or one image manipulation per call, in a worker thread. */
+/** Piscina entry point: one template render, image manipulation or sticker per call, in a worker thread. */
 export default function run(job: WorkerJob): Promise<RenderResult> {
+  if ('sticker' in job) return renderSticker(job);
   return 'op' in job ? runImageOp(job) : renderTemplate(job.template, job.params, job.photo);
 }

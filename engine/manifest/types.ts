@@ -66,7 +66,11 @@ export interface Example {
   files?: Record<string, string>;
   env?: Record<string, string>;
   fixtures?: Fixture[];
-  expect: { status?: number; error?: string; result?: object; contentType?: string; image?: { format?: string; width?: number; height?: number } };
+  expect: {
+    status?: number; error?: string; result?: object; contentType?: string;
+    image?: { format?: string; width?: number; height?: number; hasAlpha?: boolean; pages?: number };
+    document?: { type: 'pdf' | 'zip'; minPages?: number; entries?: string[] };
+  };
 }
 
 /** A manifest expanded (one per family item) and normalised: what the engine serves. */

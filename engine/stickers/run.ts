@@ -1,0 +1,19 @@
+import crypto from 'node:crypto';
+import { deliver } from '../adapters/effect.js';
+import type { AdapterSetup, Call, Output } from '../adapters/types.js';
+import type { StickerJob } from './job.js';
+
+/**
+ * Main-thread side of stickers and cards: the render runs in the effects' render
+ * pool (Skia and sharp off the event loop), identical requests render once (the
+ * shared render cache), and the answer is the effects' hosted `{image_url, …}` or,
+ * with stream=true, the bytes.
+ */
+export async function stickerOutput(setup: AdapterSetup, call: Call, job: StickerJob, name: string): Promise<Output> {
+  // Skia, sharp and the worker pool load with the first sticker, not at boot
+  const { renderCache, renderPool } = await import('../effects/shared.js');
+  const hash = crypto.createHash('sha256').update(`sticker\0${job.sticker}\0${JSON.stringify(job.params, Object.keys(job.params).sort())}\0`);
+  for (const [key, bytes] of Object.entries(job.images ?? {}).sort()) hash.update(`${key}\0`).update(bytes);
+  const result = await renderCache().get(hash.digest('hex'), () => renderPool(setup.config.env).render(job));
+  return deliver(setup, call, result, name);
+}
