@@ -52,6 +52,9 @@ const MIN_KNOWN_SECRET = 6;
 /** URL-valued parameters nest; no real URL nests deeper. */
 const MAX_NESTING = 4;
 
+/** A logged URL keeps this many characters (a 16 KB query would cost milliseconds and flood the log). */
+const MAX_LOGGED_URL = 2048;
+
 /** Percent-encoding layers undone; each layer shortens the text, so this bounds the work. */
 const MAX_DECODE_LAYERS = 8;
 
@@ -210,7 +213,7 @@ const stopsAt = (table: Uint8Array, code: number) => code < 128 && table[code] =
 
 /** `"name": "value"` in JSON text, `Name: value` in header dumps, `user:pass@` in URLs, `Bearer <token>`. */
 const JSON_PAIR = /"([^"\\]{1,100})"\s*:\s*"((?:[^"\\]|\\.)*)"/g;
-const HEADER_PAIR = /([A-Za-z][\w-]{0,60})[ \t]*:[ \t]*([^\s,;][^\r\n,;]*)/g;
+const HEADER_PAIR = /(?<![\w-])([A-Za-z][\w-]{0,60})[ \t]*:[ \t]*([^\s,;][^\r\n,;]*)/g;
 const USERINFO_ANYWHERE = /(:\/\/[^/?#@:\s]*:)([^/?#@\s]+)@/g;
 const BEARER = /\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]+/gi;
 
@@ -283,6 +286,16 @@ function extraOf(names: ReadonlySet<string>, secrets: readonly (string | undefin
 }
 
 /**
+ * A URL over the limit ends at its last whole pair or segment: a value cut in two
+ * could show half a key that no longer matches it.
+ */
+function cutLongUrl(url: string): string {
+  if (url.length <= MAX_LOGGED_URL) return url;
+  const head = url.slice(0, MAX_LOGGED_URL);
+  return head.slice(0, Math.max(0, ...['&', ';', '?', '/'].map((sep) => head.lastIndexOf(sep))));
+}
+
+/**
  * Redact the query (and matrix params, userinfo, URL-valued params) of a URL, path
  * or bare query string, keeping everything else as written:
  * `/api/x?apikey=k&q=1` → `/api/x?apikey=[redacted]&q=1`.
@@ -291,7 +304,8 @@ function extraOf(names: ReadonlySet<string>, secrets: readonly (string | undefin
  */
 export function redactUrl(url: string, secretNames: ReadonlySet<string> = NONE, secrets: readonly (string | undefined)[] = []): string {
   const extra = extraOf(secretNames, secrets);
-  const out = redactNested(url, extra, 0);
+  const kept = cutLongUrl(url);
+  const out = redactNested(kept, extra, 0) + (kept === url ? '' : `…(+${url.length - kept.length} chars)`);
   if (!leaks(out, extra, false)) return out;
   // something secret is still visible once decoded (an encoding trick the passes above missed):
   // keep the path when it is clean, never the query

@@ -91,6 +91,17 @@ t.test('keys are blanked under any name: personal keys by their shape, known sec
   t.equal(redactUrl('/api/x?q=abc', undefined, ['ab', undefined]), '/api/x?q=abc', 'secrets too short to search for are ignored');
 });
 
+t.test('a long URL is cut at its last whole pair before it is redacted', async (t) => {
+  const filler = 'q=' + 'x'.repeat(2030);
+  const out = redactUrl(`/a?${filler}&apikey=${KEY}${'y'.repeat(5000)}&n=1`);
+  t.match(out, /^\/a\?q=x+…\(\+\d+ chars\)$/);
+  t.ok(out.length < 2100);
+  t.notOk(shows(out, KEY.slice(0, 6)), 'no part of the key');
+  const start = performance.now();
+  for (const url of ['/a?q=' + '='.repeat(16000), '/a?' + 'a=1&'.repeat(4000), '/a?' + 'a'.repeat(16000) + '=']) redactUrl(url, new Set(['x']), [KEY]);
+  t.ok(performance.now() - start < 1000, 'bounded work for 16 KB URLs'); // generous: a shared, slow machine
+});
+
 t.test("an endpoint's secret params are blanked in every spelling", async (t) => {
   const card = '4111111111111111';
   const secret = new Set(['number', 'cardNumber']);
