@@ -11,7 +11,7 @@ import { buildRegistry, type Registry } from './registry.js';
 import { createHttpClient } from './http/client.js';
 import { createResultCache } from './cache.js';
 import type { FileStore } from './storage/files.js';
-import { createFileStore } from './storage/create-file-store.js';
+import { createFileStore, diskUsage } from './storage/create-file-store.js';
 import { registerFileRoute } from './storage/file-route.js';
 import { closeDatabase, openDatabase } from './storage/database.js';
 import { KeyStore } from './auth/key-store.js';
@@ -66,7 +66,7 @@ export function createEngine(options: EngineOptions): Engine {
   const upstreams = new UpstreamRegistry(options.upstreamSpecs ?? compiled?.upstreams ?? loadUpstreamSpecs(path.join(endpointsDir, 'upstreams')), config.env);
   const http = createHttpClient(config);
   const cache = createResultCache(config, logger);
-  const files = createFileStore(config);
+  const files = createFileStore(config, logger);
   const registry = buildRegistry(endpoints, (endpoint) => ({ config, endpoint, manifestDir: endpoint.dir, http, upstreams, cache, files }), { eager: options.eager, checked: compiled !== undefined && !options.eager });
   const store = new KeyStore(openDatabase(config.dataDir));
   const limiter = createRateLimiter(config, logger);
@@ -76,7 +76,7 @@ export function createEngine(options: EngineOptions): Engine {
   app.silent = true;
   const router = new Router();
   router.get('/health', (ctx) => {
-    ctx.body = { status: 'ok', version: config.version, endpoints: registry.routes.length, uptime: Math.round(process.uptime()) };
+    ctx.body = { status: 'ok', version: config.version, endpoints: registry.routes.length, uptime: Math.round(process.uptime()), storage: diskUsage(files) };
   });
   router.get('/api/admin/endpoints', async (ctx) => {
     await enforceRateLimit(ctx, limiter, await authenticate(ctx, auth));

@@ -2,34 +2,75 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
 import { notFound } from '../errors.js';
-import { describeBytes, describeFile, isStoredName, type FileStore } from './files.js';
+import { filesUnder } from './disk-usage.js';
+import { describeBytes, describeFile, isStoredName, tallyClasses, type FileStore } from './files.js';
+import { openTempArea } from './temp-area.js';
 
 /**
  * The default backend: files on local disk under DATA_DIR/files/<first two hex
- * digits>/<name>, pins as empty marker files in DATA_DIR/pinned-files, temp
- * files in DATA_DIR/tmp (same filesystem, so adopting one is a rename).
+ * digits>/<name>; pins as empty marker files in DATA_DIR/pinned-files, generated
+ * marks likewise in DATA_DIR/generated-files (dated by their modification time);
+ * temp files under DATA_DIR/tmp (same filesystem, so adopting one is a rename).
  */
 export function createLocalFileStore(dataDir: string, publicBaseUrl: string): FileStore {
   const root = path.join(dataDir, 'files');
-  const tempDir = path.join(dataDir, 'tmp');
-  // pins live beside the store, not in it, so files/ holds exactly the hosted files
+  // pins and marks live beside the store, not in it, so files/ holds exactly the hosted files
   const pins = path.join(dataDir, 'pinned-files');
-  fs.mkdirSync(root, { recursive: true });
-  fs.mkdirSync(pins, { recursive: true });
-  fs.mkdirSync(tempDir, { recursive: true });
+  const marks = path.join(dataDir, 'generated-files');
+  const temp = openTempArea(dataDir);
+  const tempDir = temp.dir;
+  for (const dir of [root, pins, marks]) fs.mkdirSync(dir, { recursive: true });
   const where = (name: string) => path.join(root, name.slice(0, 2), name);
+  const markOf = (name: string) => path.join(marks, name);
+  const markTime = (name: string) =>
+    fs.promises.stat(markOf(name)).then(
+      (s) => s.mtimeMs,
+      () => undefined,
+    );
+
+  /**
+   * Delete an expired generated file without racing put(): the file is moved aside first,
+   * then the mark read again. put() marks before it looks for the file, so a put that
+   * saw the file still in place has refreshed the mark by now, and the file goes back.
+   */
+  const expire = async (name: string, before: number): Promise<boolean> => {
+    const aside = path.join(tempDir, `expiring-${name}`);
+    if (
+      !(await fs.promises.rename(where(name), aside).then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      await fs.promises.rm(markOf(name), { force: true }); // the file is gone already
+      return false;
+    }
+    const marked = await markTime(name);
+    if (marked !== undefined && marked >= before) {
+      await fs.promises.rename(aside, where(name));
+      return false;
+    }
+    await fs.promises.rm(aside, { force: true });
+    await fs.promises.rm(markOf(name), { force: true });
+    return true;
+  };
 
   return {
     tempDir,
+    temp,
     async put(data, { ext }) {
       const file = describeBytes(publicBaseUrl, data, ext);
+      await fs.promises.writeFile(markOf(file.name), ''); // dated now: the expiry restarts
       const target = where(file.name);
       if (!fs.existsSync(target)) {
         await fs.promises.mkdir(path.dirname(target), { recursive: true });
         // write-then-rename so a reader never sees a half-written file
-        const temp = path.join(tempDir, `${file.sha256}.${process.pid}.${Date.now()}`);
-        await fs.promises.writeFile(temp, data);
-        await fs.promises.rename(temp, target);
+        const partial = path.join(tempDir, `${file.sha256}.${Date.now()}`);
+        try {
+          await fs.promises.writeFile(partial, data);
+          await fs.promises.rename(partial, target);
+        } finally {
+          await fs.promises.rm(partial, { force: true });
+        }
       }
       return file;
     },
@@ -69,8 +110,24 @@ export function createLocalFileStore(dataDir: string, publicBaseUrl: string): Fi
       await fs.promises.rm(where(name), { force: true });
       return true;
     },
+    async expireGenerated(before) {
+      let removed = 0;
+      for (const name of await fs.promises.readdir(marks)) {
+        const marked = await markTime(name);
+        if (!isStoredName(name) || marked === undefined || marked >= before) continue;
+        if (fs.existsSync(path.join(pins, name))) await fs.promises.rm(markOf(name), { force: true });
+        else if (await expire(name, before)) removed++;
+      }
+      return removed;
+    },
+    async measure() {
+      const [pinned, generated] = await Promise.all([fs.promises.readdir(pins), fs.promises.readdir(marks)]);
+      const files = (await filesUnder(root)).map((file) => [path.basename(file.path), file.size] as const);
+      return tallyClasses(files, new Set(pinned), new Set(generated));
+    },
     async close() {
-      // nothing held open between calls
+      // nothing held open between calls; what is left in the temp directory now is abandoned
+      await temp.remove();
     },
   };
 }

@@ -1,15 +1,17 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3Settings } from '../config.js';
 import { notFound } from '../errors.js';
-import { contentTypeOf, describeBytes, describeFile, isActiveContent, isStoredName, type FileStore } from './files.js';
+import { contentTypeOf, describeBytes, describeFile, isActiveContent, isStoredName, tallyClasses, type FileStore } from './files.js';
+import { openTempArea } from './temp-area.js';
 
 /**
  * Hosted files in an S3-compatible bucket (AWS SDK v3): objects at
- * `<prefix>files/<name>`, pins as empty objects at `<prefix>pins/<name>` (plain
- * objects rather than object tags, which several S3-compatible services lack).
+ * `<prefix>files/<name>`, pins as empty objects at `<prefix>pins/<name>` and
+ * generated marks at `<prefix>generated/<name>`, dated by their LastModified (plain
+ * objects rather than object tags or lifecycle rules, which several S3-compatible
+ * services lack, and which could not spare a pinned file).
  * Temp files stay on local disk under DATA_DIR/tmp; adopting one streams it up
  * as a multipart upload, which becomes visible under its key only once complete.
  * The credentials need s3:ListBucket besides Get/Put/DeleteObject: without it S3
@@ -26,11 +28,12 @@ interface Sdk {
 }
 
 export function createS3FileStore(settings: S3Settings, env: Readonly<Record<string, string>>, dataDir: string, publicBaseUrl: string): FileStore {
-  const tempDir = path.join(dataDir, 'tmp');
-  fs.mkdirSync(tempDir, { recursive: true });
+  const temp = openTempArea(dataDir);
+  const tempDir = temp.dir;
   const Bucket = settings.bucket;
   const fileKey = (name: string) => `${settings.prefix}files/${name}`;
   const pinKey = (name: string) => `${settings.prefix}pins/${name}`;
+  const markKey = (name: string) => `${settings.prefix}generated/${name}`;
   let loaded: Promise<Sdk> | undefined;
   // the SDK is large: imported on first use, so boot (and every disk-backed instance) never pays for it
   const sdk = () => (loaded ??= loadSdk(settings, env));
@@ -42,6 +45,23 @@ export function createS3FileStore(settings: S3Settings, env: Readonly<Record<str
       throw error;
     });
   };
+  /** Every object under `<prefix><folder>/` whose name is a store name: name → size and LastModified. */
+  const list = async (folder: string) => {
+    const { s3, client } = await sdk();
+    const found = new Map<string, { size: number; modified: number }>();
+    const Prefix = `${settings.prefix}${folder}/`;
+    for await (const page of s3.paginateListObjectsV2({ client }, { Bucket, Prefix })) {
+      for (const object of page.Contents ?? []) {
+        const name = object.Key!.slice(Prefix.length);
+        if (isStoredName(name)) found.set(name, { size: object.Size ?? 0, modified: object.LastModified?.getTime() ?? 0 });
+      }
+    }
+    return found;
+  };
+  const remove = async (Key: string) => {
+    const { s3, client } = await sdk();
+    await client.send(new s3.DeleteObjectCommand({ Bucket, Key }));
+  };
   const objectHeaders = (name: string) => ({
     ContentType: contentTypeOf(name),
     CacheControl: 'public, max-age=31536000, immutable',
@@ -51,13 +71,14 @@ export function createS3FileStore(settings: S3Settings, env: Readonly<Record<str
 
   return {
     tempDir,
+    temp,
     async put(data, { ext }) {
       const file = describeBytes(publicBaseUrl, data, ext);
       const Key = fileKey(file.name);
-      if (!(await head(Key))) {
-        const { s3, client } = await sdk();
-        await client.send(new s3.PutObjectCommand({ Bucket, Key, Body: data, ...objectHeaders(file.name) }));
-      }
+      const { s3, client } = await sdk();
+      // marked first, dated now: a janitor pass that saw an older mark checks it again before deleting
+      await client.send(new s3.PutObjectCommand({ Bucket, Key: markKey(file.name), Body: '', ContentLength: 0 }));
+      if (!(await head(Key))) await client.send(new s3.PutObjectCommand({ Bucket, Key, Body: data, ...objectHeaders(file.name) }));
       return file;
     },
     async adopt(tempPath, { ext, sha256, size }) {
@@ -104,9 +125,38 @@ export function createS3FileStore(settings: S3Settings, env: Readonly<Record<str
       await client.send(new s3.DeleteObjectCommand({ Bucket, Key: fileKey(name) }));
       return true;
     },
+    async expireGenerated(before) {
+      let removed = 0;
+      // S3 dates objects to the whole second: a mark may be up to a second younger than it says
+      const fresh = (modified: number) => modified + 1000 > before;
+      for (const [name, mark] of await list('generated')) {
+        if (fresh(mark.modified)) continue;
+        if (!(await head(pinKey(name)))) {
+          // S3 has no rename to move the file aside as on disk: the mark is read again just
+          // before the delete, which leaves a window of one request for a put of the same bytes
+          const marked = await head(markKey(name));
+          if (marked?.LastModified && fresh(marked.LastModified.getTime())) continue;
+          if (await head(fileKey(name))) {
+            await remove(fileKey(name));
+            removed++;
+          }
+        }
+        await remove(markKey(name));
+      }
+      return removed;
+    },
+    async measure() {
+      const [files, pinned, generated] = await Promise.all([list('files'), list('pins'), list('generated')]);
+      return tallyClasses(
+        [...files].map(([name, { size }]) => [name, size] as const),
+        new Set(pinned.keys()),
+        new Set(generated.keys()),
+      );
+    },
     async close() {
       const opened = await loaded?.catch(() => undefined);
       opened?.client.destroy();
+      await temp.remove();
     },
   };
 }

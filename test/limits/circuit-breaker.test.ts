@@ -55,7 +55,10 @@ t.test('after the cooldown one probe goes through: success closes, failure reope
 t.test('errors the dependency answered with do not count', async (t) => {
   const { b } = breaker({ threshold: 1, isFailure: (e) => (e as Error).name !== 'ReplyError' });
   const reply = Object.assign(new Error('ERR script'), { name: 'ReplyError' });
-  await t.rejects(b.run(() => Promise.reject(reply)), { name: 'ReplyError' });
+  await t.rejects(
+    b.run(() => Promise.reject(reply)),
+    { name: 'ReplyError' },
+  );
   t.equal(b.state, 'closed');
 });
 

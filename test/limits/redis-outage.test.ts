@@ -73,7 +73,10 @@ t.test('a frozen redis-server: 503 within the bound, then recovery after SIGCONT
   t.match(first, { status: 503, body: { error: 'unavailable', message: /rate-limit store.*unreachable/ } });
   t.ok(first.ms < BOUND_MS, `first request after the freeze answered in ${first.ms.toFixed(0)} ms`);
   const burst = await Promise.all(Array.from({ length: 20 }, () => timed(url)));
-  t.ok(burst.every((r) => r.status === 503), '20 concurrent requests: all 503');
+  t.ok(
+    burst.every((r) => r.status === 503),
+    '20 concurrent requests: all 503',
+  );
   const slowest = Math.max(...burst.map((r) => r.ms));
   t.ok(slowest < BOUND_MS, `the slowest of them in ${slowest.toFixed(0)} ms`);
   // by now the circuit is open: no request waits for a timeout
@@ -91,8 +94,14 @@ t.test('a frozen redis-server: 503 within the bound, then recovery after SIGCONT
   const redisLines = logger.lines.filter((l) => String(l.msg).startsWith('redis'));
   const down = redisLines.filter((l) => l.level === 'error' && l.role === 'rate-limit store');
   t.ok(down.length >= 1 && down.length <= 2, `the outage is logged once per state (${down.map((l) => l.msg).join('; ')})`);
-  t.ok(redisLines.some((l) => l.level === 'info' && l.role === 'rate-limit store'), 'and so is the recovery');
-  t.notOk(redisLines.some((l) => 'stack' in l || 'err' in l), 'no stack traces in the log');
+  t.ok(
+    redisLines.some((l) => l.level === 'info' && l.role === 'rate-limit store'),
+    'and so is the recovery',
+  );
+  t.notOk(
+    redisLines.some((l) => 'stack' in l || 'err' in l),
+    'no stack traces in the log',
+  );
   t.notOk(JSON.stringify(logger.lines).includes(server!.url), 'the Redis URL is never logged');
 });
 
@@ -141,7 +150,10 @@ t.test('a port that accepts and never answers: 503 within the bound; the cache i
   const url = `${served.url}/api/test/one?text=a&apikey=${TEST_KEY}`;
   const results = [];
   for (let i = 0; i < 5; i++) results.push(await timed(url));
-  t.ok(results.every((r) => r.status === 503 && r.body.error === 'unavailable'), 'every request 503 unavailable');
+  t.ok(
+    results.every((r) => r.status === 503 && r.body.error === 'unavailable'),
+    'every request 503 unavailable',
+  );
   const slowest = Math.max(...results.map((r) => r.ms));
   t.ok(slowest < BOUND_MS, `answered within ${slowest.toFixed(0)} ms`);
 

@@ -30,11 +30,9 @@ export async function startRedis(t: { teardown(fn: () => unknown): void }, dir: 
 
 export async function startRedisServer(t: { teardown(fn: () => unknown): void }, dir: string): Promise<RedisServer | undefined> {
   const port = await freePort();
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
   t.teardown(async () => {
     child.kill('SIGCONT'); // a frozen server would not act on SIGTERM
@@ -48,9 +46,7 @@ export async function startRedisServer(t: { teardown(fn: () => unknown): void },
   };
   return new Promise((resolve, reject) => {
     let log = '';
-    child.once('error', (error: NodeJS.ErrnoException) =>
-      error.code === 'ENOENT' ? resolve(undefined) : reject(error),
-    );
+    child.once('error', (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? resolve(undefined) : reject(error)));
     child.stdout.on('data', (chunk: Buffer) => {
       log += chunk;
       if (log.includes('Ready to accept connections')) resolve(server);

@@ -43,9 +43,19 @@ t.test('put stores once per content; open gives size, full reads and ranges', as
   const firstRequests = await recorded(s3, async () => (first = await files.put(data, { ext: 'txt' })));
   t.equal(first.name, `${sha256(data)}.txt`);
   t.equal(first.url, `http://m.test/files/${first.name}`, 'the engine URL, whatever the backend');
-  t.ok(firstRequests.some((r) => r.method === 'PUT' && r.url.includes(`/files/${first.name}`)), 'uploaded');
+  t.ok(
+    firstRequests.some((r) => r.method === 'PUT' && r.url.includes(`/files/${first.name}`)),
+    'uploaded',
+  );
   const again = await recorded(s3, () => files.put(data, { ext: 'txt' }));
-  t.notOk(again.some((r) => r.method === 'PUT'), 'same bytes: found, not uploaded again');
+  t.notOk(
+    again.some((r) => r.method === 'PUT' && r.url.includes('/files/')),
+    'same bytes: found, not uploaded again',
+  );
+  t.ok(
+    again.some((r) => r.method === 'PUT' && r.url.includes(`/generated/${first.name}`)),
+    'only its generated mark is dated anew',
+  );
 
   const opened = (await files.open(first.name))!;
   t.equal(opened.size, data.length);
@@ -75,7 +85,10 @@ t.test('adopt streams a large temp file up in parts, then deletes it', async (t)
   t.notOk(fs.existsSync(big.file), 'temp file deleted');
   const parts = sent.filter((r) => r.method === 'PUT' && /[?&]partNumber=/.test(r.url));
   t.equal(parts.length, 3, 'three parts');
-  t.ok(sent.some((r) => r.method === 'POST' && /[?&]uploads/.test(r.url)), 'a multipart upload was started');
+  t.ok(
+    sent.some((r) => r.method === 'POST' && /[?&]uploads/.test(r.url)),
+    'a multipart upload was started',
+  );
   t.ok(Math.max(...sent.map((r) => r.bodyBytes)) <= PART_SIZE, 'no request carried more than one part');
   const checksummed = sent.filter((r) => Object.keys(r.headers).some((h) => h.startsWith('x-amz-checksum') || h === 'x-amz-sdk-checksum-algorithm'));
   t.same(checksummed, [], 'no optional checksums, which services predating them reject or store as framing');
@@ -84,7 +97,10 @@ t.test('adopt streams a large temp file up in parts, then deletes it', async (t)
 
   const twin = tempFile(files.tempDir, big.data);
   const repeat = await recorded(s3, () => files.adopt(twin.file, { ext: 'bin', sha256: big.sha256, size: big.data.length }));
-  t.notOk(repeat.some((r) => r.method === 'PUT' || r.method === 'POST'), 'already stored: nothing uploaded');
+  t.notOk(
+    repeat.some((r) => r.method === 'PUT' || r.method === 'POST'),
+    'already stored: nothing uploaded',
+  );
   t.notOk(fs.existsSync(twin.file), 'the duplicate temp file is deleted too');
 });
 
@@ -97,7 +113,10 @@ t.test('a failed upload leaves nothing under the key, and no temp file', async (
   s3.failWhen = undefined;
   t.equal(await files.open(`${big.sha256}.bin`), undefined, 'no object under the final key');
   t.notOk(fs.existsSync(big.file), 'temp file deleted');
-  t.ok(s3.requests.some((r) => r.method === 'DELETE' && /[?&]uploadId=/.test(r.url)), 'the multipart upload was aborted');
+  t.ok(
+    s3.requests.some((r) => r.method === 'DELETE' && /[?&]uploadId=/.test(r.url)),
+    'the multipart upload was aborted',
+  );
 });
 
 t.test('pins protect files from removeUnpinned; reads of a removed file are not_found', async (t) => {
@@ -122,4 +141,56 @@ t.test('S3_PREFIX places the keys; S3_PUBLIC_URL gives the public address of the
   t.equal(opened.publicUrl, `${s3.endpoint}/${BUCKET}/manifold/hosted/files/${stored.name}`);
   t.equal(await (await fetch(opened.publicUrl!)).text(), 'behind a CDN', 'the object is really there');
   t.equal(await store().open(stored.name), undefined, 'not visible without the prefix');
+});
+
+t.test('the janitor on S3: generated files expire, pinned and media-cache files stay, classes measured from the bucket', async (t) => {
+  const files = store({ S3_PREFIX: 'janitor' });
+  const adopted = async (content: string) => {
+    const temp = tempFile(files.tempDir, Buffer.from(content));
+    return files.adopt(temp.file, { ext: 'bin', sha256: temp.sha256, size: temp.data.length });
+  };
+  const effect = await files.put(Buffer.from('an effect'), { ext: 'png' });
+  const qr = await files.put(Buffer.from('a QR code'), { ext: 'png' });
+  const both = await files.put(Buffer.from('generated, then uploaded'), { ext: 'png' });
+  await files.pin(both.name);
+  const upload = await adopted('an upload');
+  await files.pin(upload.name);
+  const media = await adopted('a media file');
+  t.same(await files.measure(), {
+    uploads: { files: 2, bytes: 33 },
+    generated: { files: 2, bytes: 18 },
+    media_cache: { files: 1, bytes: 12 },
+  });
+
+  // S3 dates objects itself: wait, cut, and produce the QR code again after the cut
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  const cut = Date.now();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  await files.put(Buffer.from('a QR code'), { ext: 'png' });
+  const sent = await recorded(s3, async () => t.equal(await files.expireGenerated(cut), 1));
+  const deleted = sent.filter((r) => r.method === 'DELETE').map((r) => r.url.split('?')[0].replace(`/${BUCKET}/janitor/`, ''));
+  t.equal(await files.open(effect.name), undefined, 'the effect is gone');
+  t.ok(deleted.includes(`generated/${effect.name}`), 'with its mark');
+  t.ok(await files.open(qr.name), 'produced again after the cut: kept');
+  t.ok(await files.open(both.name), 'also uploaded: kept');
+  t.ok(deleted.includes(`generated/${both.name}`), 'losing its mark');
+  t.same(
+    deleted.filter((key) => key.startsWith('files/')),
+    [`files/${effect.name}`],
+    'no other file deleted',
+  );
+  t.ok(await files.open(upload.name));
+  t.ok(await files.open(media.name));
+
+  await files.janitor.sweep();
+  t.match(
+    files.janitor.report(),
+    {
+      uploads: { files: 2, bytes: 33 },
+      generated: { files: 1, bytes: 9 },
+      media_cache: { files: 1, bytes: 12 },
+      temp: { files: 0, bytes: 0 },
+    },
+    'the janitor reports the bucket',
+  );
 });

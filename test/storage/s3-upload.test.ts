@@ -5,6 +5,7 @@ import path from 'node:path';
 import t from 'tap';
 import { ENDPOINTS_DIR } from '../../engine/app.js';
 import { loadEndpoints } from '../../engine/manifest/load.js';
+import { filesUnder } from '../../engine/storage/disk-usage.js';
 import { PART_SIZE } from '../../engine/storage/s3-files.js';
 import { serve as serveAll, TEST_KEY } from '../support/serve.js';
 import { streamUpload } from '../tools/multipart-stream.js';
@@ -63,7 +64,7 @@ t.test('a multipart upload lands in the bucket (pinned) and downloads byte-ident
 
   const dataDir = served.engine.config.dataDir;
   t.notOk(fs.existsSync(path.join(dataDir, 'files')), 'nothing on local disk');
-  t.same(fs.readdirSync(path.join(dataDir, 'tmp')), [], 'no temp file left');
+  t.same(await filesUnder(path.join(dataDir, 'tmp')), [], 'no temp file left');
 });
 
 t.test('active content is proxied with the sandbox even with a public bucket; other files redirect there', async (t) => {
