@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import t, { type Test } from 'tap';
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import sharp from 'sharp';
 import { ENDPOINTS_DIR } from '../engine/app.js';
@@ -66,6 +66,15 @@ function validParams(endpoint: Endpoint): Record<string, unknown> {
   return expandFixtureUrls({ ...params, ...endpoint.examples[0].params }, fixtures.filesBase);
 }
 
+const declaredSchemas = new Map<string, ValidateFunction>();
+/** The endpoint's resultSchema, compiled once per distinct schema (family members share theirs). */
+function resultSchemaOf(endpoint: Endpoint): ValidateFunction {
+  const key = JSON.stringify(endpoint.resultSchema);
+  let validate = declaredSchemas.get(key);
+  if (!validate) declaredSchemas.set(key, (validate = expectAjv.compile(endpoint.resultSchema!)));
+  return validate;
+}
+
 function assertEnvelopeError(t: Test, answer: Answer, status: number, code: string) {
   t.equal(answer.status, status, `HTTP ${status}`);
   t.match(answer.json, { status, success: false, error: code, message: String }, `envelope with error ${code}`);
@@ -96,6 +105,11 @@ async function runExample(t: Test, endpoint: Endpoint, example: Example) {
     if (expect.result) {
       const validate = expectAjv.compile(expect.result);
       t.ok(validate(answer.json?.result), `result matches the example's schema ${expectAjv.errorsText(validate.errors)}`);
+    }
+    // the endpoint's declared answer (what OpenAPI publishes) must hold for every success, so the docs cannot drift from the wire
+    if (endpoint.resultSchema) {
+      const declared = resultSchemaOf(endpoint);
+      t.ok(declared(answer.json?.result), `result matches the endpoint's resultSchema ${expectAjv.errorsText(declared.errors)}`);
     }
   }
   const { files, ...http } = fixtures.hits();
@@ -164,6 +178,10 @@ t.test('every fixture file is used by some example', async (t) => {
   };
   walk(ENDPOINTS_DIR);
   t.same(onDisk.filter((f) => !referenced.has(f)).map((f) => path.relative(ENDPOINTS_DIR, f)), [], 'no orphan fixtures');
+});
+
+t.test('every endpoint declares its result (resultSchema), which its successful examples are checked against', async (t) => {
+  t.same(endpoints.filter((e) => !e.resultSchema).map((e) => e.file), [], 'no endpoint without a resultSchema');
 });
 
 t.test('coverage', async (t) => {
