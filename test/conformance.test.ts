@@ -44,6 +44,9 @@ for (const spec of upstreamSpecs) {
   for (const name of spec.requires ?? []) baseEnv[name] = `fixture-${name.toLowerCase()}`;
 }
 
+/** Fixture files the examples' own pages fetched (a page's stylesheets and images): used, though no example names them. */
+const fetchedByPages = new Set<string>();
+
 const engines = new Map<string, Promise<Served>>();
 /** One engine per distinct example env (most examples share the default one). */
 const engineFor = (env: Record<string, string> = {}) => {
@@ -113,6 +116,7 @@ async function runExample(t: Test, endpoint: Endpoint, example: Example) {
     }
   }
   const { files, ...http } = fixtures.hits();
+  for (const file of files) fetchedByPages.add(path.resolve(endpoint.dir, 'fixtures', file));
   const hits = [http, dnsFixtures.hits(), whoisFixtures.hits()];
   const used = new Set(hits.flatMap((h) => [...h.used]));
   const unmatched = hits.flatMap((h) => h.unmatched);
@@ -168,6 +172,7 @@ t.test('every fixture file is used by some example', async (t) => {
   for (const e of endpoints) for (const ex of e.examples) for (const f of ex.fixtures ?? []) if (f.file) referenced.add(path.resolve(e.dir, f.file));
   for (const e of endpoints) for (const ex of e.examples) for (const file of Object.values(ex.files ?? {})) referenced.add(path.resolve(e.dir, file));
   for (const e of endpoints) for (const ex of e.examples) for (const file of fixtureUrlFiles(ex.params)) referenced.add(path.resolve(e.dir, 'fixtures', file));
+  for (const file of fetchedByPages) referenced.add(file);
   const onDisk: string[] = [];
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {

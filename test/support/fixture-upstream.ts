@@ -26,6 +26,8 @@ export interface FixtureUpstream {
 const TYPES: Record<string, string> = {
   '.json': 'application/json',
   '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
   '.xml': 'application/xml',
   '.sse': 'text/event-stream',
   '.txt': 'text/plain; charset=utf-8',
