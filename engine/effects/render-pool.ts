@@ -8,7 +8,10 @@ import type { RenderResult } from './render.js';
 export interface PoolOptions {
   /** Worker threads; defaults to the number of cores. */
   threads?: number;
-  /** Jobs allowed to wait for a free worker; beyond it renders answer 503 overloaded. */
+  /**
+   * Jobs allowed to wait per worker (EFFECTS_QUEUE, as documented): the pool holds
+   * threads × queue waiting jobs, and beyond that renders answer 503 overloaded.
+   */
   queue?: number;
 }
 
@@ -17,17 +20,23 @@ export interface PoolOptions {
  * would block the event loop. The queue is bounded so a burst is refused with
  * 503 instead of piling up memory and latency.
  */
+export const DEFAULT_QUEUE_PER_WORKER = 16;
+
 export class RenderPool {
   private readonly pool: Piscina;
   readonly threads: number;
+  /** Jobs that may wait, all workers together. */
+  readonly maxQueue: number;
 
   constructor(options: PoolOptions = {}) {
     this.threads = options.threads ?? Math.max(1, os.availableParallelism());
+    // piscina's maxQueue is the pool's total
+    this.maxQueue = this.threads * (options.queue ?? DEFAULT_QUEUE_PER_WORKER);
     this.pool = new Piscina({
       filename: siblingModule(import.meta.url, 'render-worker'),
       minThreads: 1,
       maxThreads: this.threads,
-      maxQueue: options.queue ?? this.threads * 16,
+      maxQueue: this.maxQueue,
       idleTimeout: 60_000,
     });
   }
@@ -43,7 +52,11 @@ export class RenderPool {
     }
   }
 
-  get queueSize(): number { return this.pool.queueSize; }
+  get queueSize(): number {
+    return this.pool.queueSize;
+  }
 
-  close(): Promise<void> { return this.pool.destroy(); }
+  close(): Promise<void> {
+    return this.pool.destroy();
+  }
 }
