@@ -115,7 +115,14 @@ function normalisedNames(names: ReadonlySet<string>): ReadonlySet<string> {
 const ESCAPE_RUN = /(?:%[0-9A-Fa-f]{2})+/g;
 
 /** One layer of form decoding that never throws: malformed escapes stay, invalid UTF-8 becomes U+FFFD. */
-const decodeOnce = (text: string) => text.replace(/\+/g, ' ').replace(ESCAPE_RUN, (run) => Buffer.from(run.replace(/%/g, ''), 'hex').toString('utf8'));
+function decodeOnce(text: string): string {
+  const spaced = text.includes('+') ? text.replace(/\+/g, ' ') : text;
+  try {
+    return decodeURIComponent(spaced); // the common, well-formed case, natively
+  } catch {
+    return spaced.replace(ESCAPE_RUN, (run) => Buffer.from(run.replace(/%/g, ''), 'hex').toString('utf8'));
+  }
+}
 
 /** Undo every layer of percent-encoding (double-encoded URLs are common in shared links). */
 function decodeFully(text: string): string {
