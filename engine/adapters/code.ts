@@ -13,6 +13,8 @@ interface CodeConfig extends OutputShape {
   handler: string;
   /** Fixed inputs for this endpoint (e.g. `algorithm: sha256`), handed to the handler as `options`. */
   options?: Record<string, unknown>;
+  /** Upstreams the handler calls, any one of which will do: unavailable (with each one's reason) when none is configured. */
+  upstreams?: string[];
 }
 
 export const code: AdapterKind<CodeConfig> = {
@@ -24,12 +26,18 @@ export const code: AdapterKind<CodeConfig> = {
     properties: {
       handler: { type: 'string', pattern: HANDLER_NAME, description: 'Handler module under engine/handlers: <category>/<name>[#export]' },
       options: { type: 'object' },
+      upstreams: { type: 'array', minItems: 1, items: { type: 'string' }, description: 'Upstreams the handler calls; the endpoint is unavailable unless one is configured' },
       ...OUTPUT_SHAPE_SCHEMA,
     },
   },
   verify: (config) => {
     const missing = missingHandler(config.handler);
     return missing ? ['handler', missing] : undefined;
+  },
+  unavailable(config, setup) {
+    if (!config.upstreams) return undefined;
+    const reasons = config.upstreams.map((u) => (setup.upstreams.has(u) ? setup.upstreams.get(u).missing && `${u}: ${setup.upstreams.get(u).missing}` : `unknown upstream ${u}`));
+    return reasons.some((r) => !r) ? undefined : reasons.join('; ');
   },
   async create(config, setup) {
     const run: Handler = await loadHandler(config.handler);

@@ -1,0 +1,51 @@
+import type { AdapterSetup, Call } from '../../adapters/types.js';
+import { notFound, upstreamError } from '../../errors.js';
+import { upstreamStatusOf } from '../../http/client.js';
+import { FileOutput, handler } from '../types.js';
+
+/**
+ * /api/tools/emojimix: the Emoji Kitchen sticker Google made for a pair of emoji,
+ * looked up in the public per-emoji metadata (upstream `emoji-kitchen`), whose entry
+ * for the first emoji lists every partner in either order. The image itself is on
+ * Google's static host (upstream `emoji-kitchen-images`): its link, or its bytes with
+ * stream=true. A pair Google never drew is a 404.
+ */
+interface Combination { gStaticUrl: string; alt: string; leftEmoji: string; rightEmoji: string; date: string; isLatest: boolean }
+interface KitchenEmoji { emoji: string; combinations: Record<string, Combination[]> }
+
+const GSTATIC = 'https://www.gstatic.com/android/keyboard/emojikitchen';
+
+const codepoints = (emoji: string) => [...emoji.trim()].map((c) => c.codePointAt(0)!.toString(16)).join('-');
+/** The names an emoji may be filed under: as sent, without the VS16 presentation selector, and with it. */
+const spellings = (cp: string) => [...new Set([cp, cp.replace(/-fe0f/g, ''), ...(cp.includes('-') ? [] : [`${cp}-fe0f`])])];
+
+async function metadata(setup: AdapterSetup, call: Call, emoji: string): Promise<KitchenEmoji | undefined> {
+  const upstream = setup.upstreams.get('emoji-kitchen');
+  for (const name of spellings(codepoints(emoji))) {
+    try {
+      return await setup.http.upstreamJson<KitchenEmoji>({
+        upstream: 'emoji-kitchen', url: `${upstream.baseUrl}/${name}.json`, headers: upstream.headers, timeoutMs: upstream.spec.timeoutMs ?? 10_000, signal: call.signal,
+      });
+    } catch (err) {
+      if (upstreamStatusOf(err) !== 404) throw err;
+    }
+  }
+  return undefined;
+}
+
+export default handler<{ emoji1: string; emoji2: string; stream?: boolean }>(async ({ params, call, setup }) => {
+  const left = await metadata(setup, call, params.emoji1);
+  if (!left) throw notFound(`${params.emoji1} is not an Emoji Kitchen emoji`);
+  const partner = spellings(codepoints(params.emoji2)).map((name) => left.combinations?.[name]).find(Boolean);
+  const combination = partner?.find((c) => c.isLatest) ?? partner?.[0];
+  if (!combination) throw notFound(`Emoji Kitchen has no combination of ${params.emoji1} and ${params.emoji2}`);
+  if (!combination.gStaticUrl?.startsWith(`${GSTATIC}/`)) throw upstreamError('emoji-kitchen', 'unexpected image link');
+  // the configured image host (a mirror, or the test's fixture server) serves the same paths
+  const images = setup.upstreams.get('emoji-kitchen-images');
+  const url = `${images.baseUrl}${combination.gStaticUrl.slice(GSTATIC.length)}`;
+  if (params.stream) {
+    const image = await setup.http.upstreamBuffer({ upstream: 'emoji-kitchen-images', url, timeoutMs: images.spec.timeoutMs ?? 10_000, signal: call.signal, maxBytes: 5 * 1024 * 1024 });
+    return new FileOutput(image.body, 'png', 'image/png');
+  }
+  return { url, image_url: url, emoji1: params.emoji1, emoji2: params.emoji2, description: combination.alt, date: combination.date, left: combination.leftEmoji, right: combination.rightEmoji };
+});
