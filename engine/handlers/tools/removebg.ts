@@ -1,0 +1,60 @@
+import sharp from 'sharp';
+import type { AdapterSetup, Call } from '../../adapters/types.js';
+import { fetchPhoto } from '../../effects/photo-input.js';
+import { upstreamError } from '../../errors.js';
+import { FileOutput, handler } from '../types.js';
+
+/**
+ * /api/tools/removebg (and removebgv2): the photo with its background made
+ * transparent, by a real segmentation service, the first one configured: remove.bg's
+ * API (REMOVEBG_API_KEY) or a self-hosted rembg server (REMBG_URL). The in-process
+ * models found for this are AGPL or GPL, so none is bundled. The photo is fetched here,
+ * through the SSRF guard, and uploaded: the service never fetches a client's URL.
+ */
+type Engine = 'remove-bg' | 'rembg';
+const ENGINES: Engine[] = ['remove-bg', 'rembg'];
+
+async function removeBg(setup: AdapterSetup, call: Call, photo: Buffer): Promise<Buffer> {
+  const upstream = setup.upstreams.get('remove-bg');
+  const answer = await setup.http.upstreamBuffer({
+    upstream: 'remove-bg',
+    method: 'POST',
+    url: `${upstream.baseUrl}/v1.0/removebg`,
+    headers: { ...upstream.headers, accept: 'image/png' },
+    form: { image_file_b64: photo.toString('base64'), size: 'auto', format: 'png' },
+    timeoutMs: upstream.spec.timeoutMs ?? 30_000,
+    signal: call.signal,
+    maxBytes: 25 * 1024 * 1024,
+  });
+  return answer.body;
+}
+
+async function rembg(setup: AdapterSetup, call: Call, photo: Buffer): Promise<Buffer> {
+  const upstream = setup.upstreams.get('rembg');
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(photo)]), 'photo');
+  // the platform's own multipart encoder: the body bytes and the boundary header
+  const encoded = new Response(form);
+  const answer = await setup.http.upstreamBuffer({
+    upstream: 'rembg',
+    method: 'POST',
+    url: `${upstream.baseUrl}/api/remove`,
+    headers: { ...upstream.headers, 'content-type': encoded.headers.get('content-type')! },
+    body: Buffer.from(await encoded.arrayBuffer()),
+    timeoutMs: upstream.spec.timeoutMs ?? 60_000,
+    signal: call.signal,
+    maxBytes: 25 * 1024 * 1024,
+  });
+  return answer.body;
+}
+
+export default handler<{ url: string; stream?: boolean }>(async ({ params, call, setup }) => {
+  const engine = ENGINES.find((name) => !setup.upstreams.get(name).missing)!;
+  const photo = await fetchPhoto(setup, call, 'url');
+  const cutout = await (engine === 'remove-bg' ? removeBg : rembg)(setup, call, photo);
+  const meta = await sharp(cutout).metadata().catch(() => undefined);
+  if (meta?.format !== 'png') throw upstreamError(engine, 'the answer is not a PNG image');
+  if (params.stream) return new FileOutput(cutout, 'png', 'image/png');
+  const stored = await setup.files.put(cutout, { ext: 'png' });
+  return { image_url: stored.url, url: stored.url, format: 'png', width: meta.width, height: meta.height, size: stored.size, engine };
+});

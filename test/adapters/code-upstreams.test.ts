@@ -1,0 +1,18 @@
+import t from 'tap';
+import { code } from '../../engine/adapters/code.js';
+import { UpstreamRegistry } from '../../engine/upstreams.js';
+import type { AdapterSetup } from '../../engine/adapters/types.js';
+
+/** `upstreams` on a code endpoint: available when any one of them is configured. */
+const specs = [
+  { name: 'keyed', description: 'x', baseUrl: { env: 'KEYED_URL', default: 'https://keyed.example' }, requires: ['KEYED_KEY'] },
+  { name: 'hosted', description: 'x', baseUrl: { env: 'HOSTED_URL' } },
+];
+const setup = (env: Record<string, string>) => ({ upstreams: new UpstreamRegistry(specs, env) }) as unknown as AdapterSetup;
+const config = { handler: 'tools/removebg', upstreams: ['keyed', 'hosted'] };
+
+t.equal(code.unavailable!(config, setup({ KEYED_KEY: 'k' })), undefined, 'the first configured');
+t.equal(code.unavailable!(config, setup({ HOSTED_URL: 'http://h' })), undefined, 'the second configured');
+t.equal(code.unavailable!(config, setup({})), 'keyed: KEYED_KEY not set; hosted: HOSTED_URL not set', 'neither: both reasons');
+t.equal(code.unavailable!({ ...config, upstreams: ['nope'] }, setup({})), 'unknown upstream nope');
+t.equal(code.unavailable!({ handler: 'tools/reverse' }, setup({})), undefined, 'no upstreams: always available');
