@@ -13,7 +13,7 @@ import { createResultCache } from './cache.js';
 import type { FileStore } from './storage/files.js';
 import { createFileStore, diskUsage } from './storage/create-file-store.js';
 import { registerFileRoute } from './storage/file-route.js';
-import { closeDatabase, openDatabase } from './storage/database.js';
+import { closeDatabase, database } from './db/database.js';
 import { KeyStore } from './auth/key-store.js';
 import { authenticate } from './auth/authenticate.js';
 import { createRateLimiter } from './limits/create-rate-limiter.js';
@@ -68,7 +68,7 @@ export function createEngine(options: EngineOptions): Engine {
   const cache = createResultCache(config, logger);
   const files = createFileStore(config, logger);
   const registry = buildRegistry(endpoints, (endpoint) => ({ config, endpoint, manifestDir: endpoint.dir, http, upstreams, cache, files }), { eager: options.eager, checked: compiled !== undefined && !options.eager });
-  const store = new KeyStore(openDatabase(config.dataDir));
+  const store = new KeyStore(() => database(config));
   const limiter = createRateLimiter(config, logger);
   const auth = { store, config };
 
@@ -109,7 +109,7 @@ export function createEngine(options: EngineOptions): Engine {
     keys: store,
     async close() {
       await Promise.allSettled([limiter.close(), cache.close(), files.close(), shutdownAll(), closeChromium()]);
-      closeDatabase(config.dataDir);
+      await closeDatabase(config);
     },
   };
 }

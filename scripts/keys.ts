@@ -1,5 +1,5 @@
 /**
- * Operator CLI for personal API keys, on the database in DATA_DIR:
+ * Operator CLI for personal API keys, on the server's database (DATABASE_URL, else SQLite in DATA_DIR):
  *
  *   npm run keys -- create [--tier personal] [--label "my bot"]   prints the new key once
  *   npm run keys -- list                                          id, tier, label, dates (no hashes)
@@ -12,7 +12,7 @@ import { KeyStore, type KeyRecord } from '../engine/auth/key-store.js';
 import { TIERS } from '../engine/auth/tiers.js';
 import { loadConfig } from '../engine/config.js';
 import { ApiError } from '../engine/errors.js';
-import { closeDatabase, openDatabase } from '../engine/storage/database.js';
+import { closeDatabase, database } from '../engine/db/database.js';
 
 const COMMANDS: [string, string][] = [
   [`create [--tier ${TIERS.join('|')}] [--label <text>]`, 'create a key and print it (shown only once)'],
@@ -72,7 +72,7 @@ async function run(argv: string[], store: KeyStore): Promise<number> {
 async function main(): Promise<number> {
   const config = loadConfig();
   try {
-    return await run(process.argv.slice(2), new KeyStore(openDatabase(config.dataDir)));
+    return await run(process.argv.slice(2), new KeyStore(database(config)));
   } catch (error) {
     // parseArgs rejects unknown options with ERR_PARSE_ARGS_* codes; bad tier/label come as ApiError 400.
     const parseError = (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
@@ -82,7 +82,7 @@ async function main(): Promise<number> {
     }
     throw error;
   } finally {
-    closeDatabase(config.dataDir);
+    await closeDatabase(config);
   }
 }
 

@@ -1,6 +1,5 @@
 import { invalidParameter, unavailable } from '../errors.js';
 import { fillTemplate } from '../mapping.js';
-import { openDatabase } from '../storage/database.js';
 import { ConversationMemory, type ChatMessage } from '../ai/memory.js';
 import { complete, generateImage, streamChat, type ContentPart, type Message } from '../ai/openai-api.js';
 import { gatewayFrom, modelRegistry, resolveModel, type ModelKind, type Resolution } from '../ai/registry.js';
@@ -76,11 +75,11 @@ function defaultRoute(config: AiConfig, setup: AdapterSetup): Resolution {
   return resolveModel(registry, kindOf(config), configuredModel(config, setup), setup.upstreams, config.upstream, gatewayFrom(registry, setup.config.env));
 }
 
-/** One memory per data directory, opened on first use so endpoints without sessions never touch the database. */
-const memories = new Map<string, ConversationMemory>();
-function memoryFor(dataDir: string): ConversationMemory {
-  let memory = memories.get(dataDir);
-  if (!memory) memories.set(dataDir, (memory = new ConversationMemory(openDatabase(dataDir))));
+/** One memory per configuration, made on first use so endpoints without sessions never touch the database. */
+const memories = new WeakMap<AdapterSetup['config'], ConversationMemory>();
+function memoryFor(config: AdapterSetup['config']): ConversationMemory {
+  let memory = memories.get(config);
+  if (!memory) memories.set(config, (memory = new ConversationMemory(config)));
   return memory;
 }
 
@@ -146,23 +145,24 @@ export const ai: AdapterKind<AiConfig> = {
       const session = config.session ? (params[config.session] as string | undefined) : undefined;
       // sessions belong to the caller's key: another key sending the same id sees nothing of them
       const memoryScope = { endpoint: setup.endpoint.id, keyId: caller.keyId };
-      const history: ChatMessage[] = session ? memoryFor(setup.config.dataDir).recall(memoryScope, session) : [];
+      const history: ChatMessage[] = session ? await memoryFor(setup.config).recall(memoryScope, session) : [];
       const messages: Message[] = [
         ...(config.system ? [{ role: 'system' as const, content: String(fillTemplate(config.system, scope)) }] : []),
         ...history,
         { role: 'user', content },
       ];
-      const remember = (answer: string) => {
-        if (session && answer) memoryFor(setup.config.dataDir).remember(memoryScope, session, [{ role: 'user', content: text }, { role: 'assistant', content: answer }]);
+      const remember = async (answer: string) => {
+        if (session && answer) await memoryFor(setup.config).remember(memoryScope, session, [{ role: 'user', content: text }, { role: 'assistant', content: answer }]);
       };
       const request = { route, messages, temperature: config.temperature, maxTokens: config.maxTokens, timeoutMs, signal };
 
       if (params.stream) {
-        const body = await streamChat(deps, request, remember);
+        // the answer has streamed out by then: a memory that cannot be saved has no one left to tell
+        const body = await streamChat(deps, request, (answer) => void remember(answer).catch(() => undefined));
         return { type: 'binary', body, contentType: 'text/event-stream; charset=utf-8', headers: { 'X-Accel-Buffering': 'no' } };
       }
       const answer = await complete(deps, request);
-      remember(answer);
+      await remember(answer);
       return json(answer);
     };
   },

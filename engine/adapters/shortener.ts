@@ -3,7 +3,7 @@ import { ShortLinkStore } from '../shortener/store.js';
 import { json, type AdapterKind } from './types.js';
 
 /**
- * URL shortener over SQLite. One kind, three actions named by the manifest:
+ * URL shortener over the engine's database (SQLite, or PostgreSQL with DATABASE_URL). One kind, three actions named by the manifest:
  * `create` (url [+ alias] -> short URL), `redirect` (code -> 302 to the target,
  * counting the click) and `stats` (code -> target and clicks). Short URLs are
  * `<PUBLIC_BASE_URL><prefix><code>`, the prefix being the redirect endpoint's path.
@@ -46,20 +46,20 @@ export const shortener: AdapterKind<ShortenerConfig> = {
       short: `${baseUrl}${prefix}${link.code}`,
       ...link,
     });
-    const store = new ShortLinkStore(setup.config.dataDir);
+    const store = new ShortLinkStore(setup.config);
     return async ({ params, baseUrl }) => {
       if (config.action === 'create') {
-        const link = store.create(webUrl(params.url), params.alias);
+        const link = await store.create(webUrl(params.url), params.alias);
         if (!link) throw invalidParameter('alias', 'is already taken by another URL');
         const described = describe(link, baseUrl);
         return json(config.result === 'object' ? described : described.short);
       }
       if (config.action === 'redirect') {
-        const target = store.click(params.code);
+        const target = await store.click(params.code);
         if (!target) throw notFound('No such short link');
         return { type: 'redirect', location: target, status: 302 };
       }
-      const link = store.get(params.code);
+      const link = await store.get(params.code);
       if (!link) throw notFound('No such short link');
       return json(describe(link, baseUrl));
     };

@@ -5,7 +5,7 @@ import { TempMailStore } from '../tempmail/store.js';
 import { json, type AdapterKind } from './types.js';
 
 /**
- * Temp mail endpoints over the SQLite store the SMTP receiver (engine/tempmail/smtp.ts)
+ * Temp mail endpoints over the store (SQLite, or PostgreSQL with DATABASE_URL) the SMTP receiver (engine/tempmail/smtp.ts)
  * fills. Actions: generate an address, list its inbox, read, delete a message, delete
  * the address. Addresses live TEMPMAIL_TTL_SECONDS; an expired or unknown address is 404.
  */
@@ -28,11 +28,11 @@ export const tempmail: AdapterKind<TempMailConfig> = {
   },
   create(config, setup) {
     const settings = tempMailSettings(setup.config);
-    const store = new TempMailStore(setup.config.dataDir);
-    const mailbox = (email: unknown) => {
+    const store = new TempMailStore(setup.config);
+    const mailbox = async (email: unknown) => {
       const address = String(email).trim().toLowerCase();
       if (!address.endsWith(`@${settings.domain}`)) throw invalidParameter('email', `must be an address on ${settings.domain}`);
-      if (!store.exists(address)) throw notFound(EXPIRED);
+      if (!(await store.exists(address))) throw notFound(EXPIRED);
       return address;
     };
 
@@ -40,22 +40,22 @@ export const tempmail: AdapterKind<TempMailConfig> = {
       switch (config.action) {
         case 'generate': {
           const local = params.name ? String(params.name).toLowerCase() : crypto.randomBytes(6).toString('hex');
-          const created = store.createAddress(`${local}@${settings.domain}`, settings.ttlSeconds);
+          const created = await store.createAddress(`${local}@${settings.domain}`, settings.ttlSeconds);
           if (!created) throw invalidParameter('name', 'is already in use');
           return json({ email: created.address, expiresAt: created.expiresAt, ttlSeconds: settings.ttlSeconds });
         }
         case 'inbox':
-          return json(store.inbox(mailbox(params.email)).map((m) => ({ ...m, messageid: m.id })));
+          return json((await store.inbox(await mailbox(params.email))).map((m) => ({ ...m, messageid: m.id })));
         case 'message': {
-          const message = store.message(mailbox(params.email), params.messageid);
+          const message = await store.message(await mailbox(params.email), params.messageid);
           if (!message) throw notFound('No such message in this inbox');
           return json({ ...message, messageid: message.id, body: message.text });
         }
         case 'delete-message':
-          if (!store.deleteMessage(mailbox(params.email), params.messageid)) throw notFound('No such message in this inbox');
+          if (!(await store.deleteMessage(await mailbox(params.email), params.messageid))) throw notFound('No such message in this inbox');
           return json({ deleted: true, messageid: params.messageid });
         case 'delete-address':
-          store.deleteAddress(mailbox(params.email));
+          await store.deleteAddress(await mailbox(params.email));
           return json({ deleted: true, email: String(params.email).toLowerCase() });
       }
     };

@@ -1,10 +1,13 @@
-import { migrate, type Db } from '../storage/database.js';
+import type { Config } from '../config.js';
+import { readyDatabase, type Database } from '../db/database.js';
 
 /**
  * Optional conversation memory for the chat endpoints: the last turns of a client's
- * `session`, in SQLite. Bounded three ways so it cannot grow without limit: at most
- * `maxMessages` per session (older ones are deleted on write), each message cut to
- * `maxChars`, and sessions idle for longer than `maxIdleMs` are forgotten.
+ * `session`, in the engine's database (SQLite, or PostgreSQL shared by every
+ * instance, so a conversation continues whichever instance answers). Bounded three
+ * ways so it cannot grow without limit: at most `maxMessages` per session (older ones
+ * are deleted on write), each message cut to `maxChars`, and sessions idle for longer
+ * than `maxIdleMs` are forgotten.
  *
  * Sessions are scoped per API key and endpoint: another key that sends the same session
  * id starts a conversation of its own and never sees this one. Within one key a session
@@ -30,63 +33,51 @@ export interface MemoryScope {
 
 export const DEFAULT_MEMORY_LIMITS: MemoryLimits = { maxMessages: 20, maxChars: 8000, maxIdleMs: 24 * 60 * 60 * 1000 };
 
-const SCHEMA = `
-CREATE TABLE ai_memory (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  scope TEXT NOT NULL,
-  session TEXT NOT NULL,
-  role TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
-  content TEXT NOT NULL,
-  created_at INTEGER NOT NULL
-);
-CREATE INDEX ai_memory_session ON ai_memory (scope, session, id);
-CREATE INDEX ai_memory_created ON ai_memory (created_at);
-`;
-
-// Rows from before keys scoped sessions get key '' (no key has that id): unreachable, and gone within maxIdleMs.
-const PER_KEY = `
-ALTER TABLE ai_memory ADD COLUMN key_id TEXT NOT NULL DEFAULT '';
-DROP INDEX ai_memory_session;
-CREATE INDEX ai_memory_session ON ai_memory (key_id, scope, session, id);
-`;
-
 export class ConversationMemory {
-  private readonly history: (scope: MemoryScope, session: string, since: number, limit: number) => ChatMessage[];
-  private readonly save: (scope: MemoryScope, session: string, messages: ChatMessage[], now: number) => void;
+  readonly #db: () => Promise<Database>;
 
+  /** On the engine's shared database for `config`, or on one given database (tests). */
   constructor(
-    db: Db,
+    source: Pick<Config, 'dataDir' | 'env'> | Database,
     private readonly limits: MemoryLimits = DEFAULT_MEMORY_LIMITS,
     private readonly now: () => number = Date.now,
   ) {
-    migrate(db, 'ai/001-memory', SCHEMA);
-    migrate(db, 'ai/002-memory-per-key', PER_KEY);
-    const select = db.prepare(
-      `SELECT role, content FROM (
-         SELECT id, role, content FROM ai_memory WHERE key_id = ? AND scope = ? AND session = ? AND created_at >= ? ORDER BY id DESC LIMIT ?
-       ) ORDER BY id`,
-    );
-    const insert = db.prepare('INSERT INTO ai_memory (key_id, scope, session, role, content, created_at) VALUES (?, ?, ?, ?, ?, ?)');
-    const trim = db.prepare(
-      `DELETE FROM ai_memory WHERE key_id = ? AND scope = ? AND session = ? AND id NOT IN (
-         SELECT id FROM ai_memory WHERE key_id = ? AND scope = ? AND session = ? ORDER BY id DESC LIMIT ?)`,
-    );
-    const expire = db.prepare('DELETE FROM ai_memory WHERE created_at < ?');
-    this.history = ({ keyId, endpoint }, session, since, limit) => select.all(keyId, endpoint, session, since, limit) as ChatMessage[];
-    this.save = db.transaction(({ keyId, endpoint }: MemoryScope, session: string, messages: ChatMessage[], now: number) => {
-      for (const m of messages) insert.run(keyId, endpoint, session, m.role, m.content.slice(0, this.limits.maxChars), now);
-      trim.run(keyId, endpoint, session, keyId, endpoint, session, this.limits.maxMessages);
-      expire.run(now - this.limits.maxIdleMs);
-    });
+    this.#db = 'kysely' in source ? async () => (await source.ready, source) : () => readyDatabase(source);
   }
 
   /** The session's remembered turns, oldest first. */
-  recall(scope: MemoryScope, session: string): ChatMessage[] {
-    return this.history(scope, session, this.now() - this.limits.maxIdleMs, this.limits.maxMessages);
+  async recall({ keyId, endpoint }: MemoryScope, session: string): Promise<ChatMessage[]> {
+    const { kysely } = await this.#db();
+    const recent = kysely
+      .selectFrom('ai_memory')
+      .select(['id', 'role', 'content'])
+      .where('key_id', '=', keyId)
+      .where('scope', '=', endpoint)
+      .where('session', '=', session)
+      .where('created_at', '>=', this.now() - this.limits.maxIdleMs)
+      .orderBy('id', 'desc')
+      .limit(this.limits.maxMessages)
+      .as('recent');
+    return kysely.selectFrom(recent).select(['role', 'content']).orderBy('id').execute();
   }
 
   /** Remember one exchange. */
-  remember(scope: MemoryScope, session: string, messages: ChatMessage[]): void {
-    this.save(scope, session, messages, this.now());
+  async remember({ keyId, endpoint }: MemoryScope, session: string, messages: ChatMessage[]): Promise<void> {
+    const now = this.now();
+    const { kysely } = await this.#db();
+    await kysely.transaction().execute(async (trx) => {
+      const rows = messages.map((m) => ({ key_id: keyId, scope: endpoint, session, role: m.role, content: m.content.slice(0, this.limits.maxChars), created_at: now }));
+      if (rows.length > 0) await trx.insertInto('ai_memory').values(rows).execute();
+      const kept = trx
+        .selectFrom('ai_memory')
+        .select('id')
+        .where('key_id', '=', keyId)
+        .where('scope', '=', endpoint)
+        .where('session', '=', session)
+        .orderBy('id', 'desc')
+        .limit(this.limits.maxMessages);
+      await trx.deleteFrom('ai_memory').where('key_id', '=', keyId).where('scope', '=', endpoint).where('session', '=', session).where('id', 'not in', kept).execute();
+      await trx.deleteFrom('ai_memory').where('created_at', '<', now - this.limits.maxIdleMs).execute();
+    });
   }
 }

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { invalidParameter } from '../errors.js';
-import type Database from 'better-sqlite3';
-import { migrate, type Db } from '../storage/database.js';
+import type { Database } from '../db/database.js';
+import { RevisionWatch } from '../db/revision-watch.js';
 import { digestOf, sha256Hex } from './constant-time.js';
 import { DEFAULT_TIER, TIERS, isTier, type Tier } from './tiers.js';
 
@@ -10,11 +10,15 @@ import { DEFAULT_TIER, TIERS, isTier, type Tier } from './tiers.js';
  * once, at creation; the database keeps only its SHA-256.
  *
  * Verified keys are remembered by digest (never the key) so a request need not
- * query the table, but only while nothing could have changed it: every verify
- * asks SQLite's `PRAGMA data_version`, which moves whenever another connection (the
- * keys CLI in another process) commits, and writes through any KeyStore on this
- * connection clear the cache themselves. A revocation is thus effective on the very
- * next request, wherever it was made.
+ * query the table, but only while nothing could have changed it, wherever the
+ * change was made:
+ * - SQLite: every verify reads `PRAGMA data_version` (no query, no I/O), which moves
+ *   whenever another connection (the keys CLI in another process) commits;
+ * - PostgreSQL: every revocation bumps the `api_keys` row of `revisions` in the same
+ *   transaction, and every verify reads that row first (one indexed read, shared by
+ *   concurrent requests: see RevisionWatch), so an instance sees a revocation made
+ *   by any other on its very next request.
+ * Writes through any KeyStore of the same database also clear the memory at once.
  */
 
 /** A stored key as operators see it: never the key, never its hash. */
@@ -34,59 +38,59 @@ export interface CreatedKey extends KeyRecord {
 export const KEY_PREFIX = 'mf_';
 export const MAX_LABEL_LENGTH = 200;
 
-const MIGRATION = `CREATE TABLE api_keys (
-  id TEXT PRIMARY KEY,
-  hash TEXT NOT NULL UNIQUE,
-  tier TEXT NOT NULL,
-  label TEXT,
-  created_at TEXT NOT NULL,
-  revoked_at TEXT
-)`;
+const COLUMNS = ['id', 'tier', 'label', 'created_at', 'revoked_at'] as const;
 
-interface Row {
-  id: string;
-  hash: string;
-  tier: Tier;
-  label: string | null;
-  created_at: string;
-  revoked_at: string | null;
-}
-
-const COLUMNS = 'id, tier, label, created_at, revoked_at';
-
-const toRecord = (row: Omit<Row, 'hash'>): KeyRecord => ({
+const toRecord = (row: { id: string; tier: string; label: string | null; created_at: string; revoked_at: string | null }): KeyRecord => ({
   id: row.id,
-  tier: row.tier,
+  tier: row.tier as Tier,
   label: row.label,
   createdAt: row.created_at,
   revokedAt: row.revoked_at,
 });
 
-/** Live keys verified since the database last changed, by hex digest; shared by the KeyStores of one connection. */
+/** Live keys verified since the keys last changed, by hex digest; shared by the KeyStores of one database. */
 interface VerifiedKeys {
-  dataVersion: number;
+  revision: number;
   byDigest: Map<string, { digest: Buffer; record: KeyRecord }>;
+  /** The current revision: synchronous on SQLite, a shared read on PostgreSQL. */
+  current(): number | Promise<number>;
 }
 
 /** Plenty for the personal keys active at once; past it the cache starts over rather than grow. */
 const MAX_CACHED_KEYS = 10_000;
 
-const verifiedKeys = new WeakMap<Db, VerifiedKeys>();
+const verifiedKeys = new WeakMap<Database, VerifiedKeys>();
+
+function verifiedKeysOf(db: Database): VerifiedKeys {
+  let verified = verifiedKeys.get(db);
+  if (verified) return verified;
+  let current: () => number | Promise<number>;
+  if (db.sqlite) {
+    const dataVersion = db.sqlite.prepare<[], number>('PRAGMA data_version').pluck();
+    current = () => dataVersion.get() ?? 0;
+  } else {
+    const watch = new RevisionWatch(async () => {
+      const row = await db.kysely.selectFrom('revisions').select('value').where('name', '=', 'api_keys').executeTakeFirstOrThrow();
+      return row.value;
+    });
+    current = () => watch.current();
+  }
+  verifiedKeys.set(db, (verified = { revision: -1, byDigest: new Map(), current }));
+  return verified;
+}
 
 export class KeyStore {
-  readonly #db: Db;
-  readonly #byHash: Database.Statement<[string], Row>;
-  readonly #dataVersion: Database.Statement<[], number>;
-  readonly #verified: VerifiedKeys;
+  readonly #db: () => Database;
 
-  constructor(db: Db) {
-    migrate(db, 'auth/001-api-keys', MIGRATION);
-    this.#db = db;
-    this.#byHash = db.prepare<[string], Row>(`SELECT hash, ${COLUMNS} FROM api_keys WHERE hash = ?`);
-    this.#dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
-    let verified = verifiedKeys.get(db);
-    if (!verified) verifiedKeys.set(db, (verified = { dataVersion: -1, byDigest: new Map() }));
-    this.#verified = verified;
+  /** On one database, or on whatever database the function answers per use (the engine's shared one, reopened after a close). */
+  constructor(db: Database | (() => Database)) {
+    this.#db = typeof db === 'function' ? db : () => db;
+  }
+
+  async #ready(): Promise<Database> {
+    const db = this.#db();
+    await db.ready;
+    return db;
   }
 
   /** Create a key; throws ApiError invalid_parameter for an unknown tier or an overlong label. */
@@ -105,15 +109,15 @@ export class KeyStore {
       createdAt: new Date().toISOString(),
       revokedAt: null,
     };
-    this.#db
-      .prepare('INSERT INTO api_keys (id, hash, tier, label, created_at) VALUES (?, ?, ?, ?, ?)')
-      .run(record.id, sha256Hex(key), tier, label, record.createdAt);
+    const db = await this.#ready();
+    await db.kysely.insertInto('api_keys').values({ id: record.id, hash: sha256Hex(key), tier, label, created_at: record.createdAt }).execute();
     return { ...record, key };
   }
 
   /** Every key ever created, oldest first, revoked ones included (with revokedAt). */
   async list(): Promise<KeyRecord[]> {
-    const rows = this.#db.prepare(`SELECT ${COLUMNS} FROM api_keys ORDER BY created_at, id`).all() as Row[];
+    const db = await this.#ready();
+    const rows = await db.kysely.selectFrom('api_keys').select(COLUMNS).orderBy('created_at').orderBy('id').execute();
     return rows.map(toRecord);
   }
 
@@ -122,11 +126,13 @@ export class KeyStore {
    * Returns the record, or undefined when no key has this id.
    */
   async revoke(id: string): Promise<KeyRecord | undefined> {
-    this.#db
-      .prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL')
-      .run(new Date().toISOString(), id);
-    this.#verified.byDigest.clear();
-    const row = this.#db.prepare(`SELECT ${COLUMNS} FROM api_keys WHERE id = ?`).get(id) as Row | undefined;
+    const db = await this.#ready();
+    const row = await db.kysely.transaction().execute(async (trx) => {
+      const changed = await trx.updateTable('api_keys').set({ revoked_at: new Date().toISOString() }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+      if (changed.numUpdatedRows > 0n) await trx.updateTable('revisions').set((eb) => ({ value: eb('value', '+', 1) })).where('name', '=', 'api_keys').execute();
+      return trx.selectFrom('api_keys').select(COLUMNS).where('id', '=', id).executeTakeFirst();
+    });
+    verifiedKeysOf(db).byDigest.clear();
     return row && toRecord(row);
   }
 
@@ -137,21 +143,25 @@ export class KeyStore {
 
   /** verify() for a presented key already hashed (lower-case hex SHA-256). */
   async verifyDigest(hex: string): Promise<KeyRecord | undefined> {
-    const verified = this.#verified;
-    const version = this.#dataVersion.get() ?? 0;
-    if (version !== verified.dataVersion) {
+    const db = await this.#ready();
+    const verified = verifiedKeysOf(db);
+    const current = verified.current();
+    const revision = typeof current === 'number' ? current : await current;
+    if (revision > verified.revision || (db.sqlite && revision !== verified.revision)) {
       verified.byDigest.clear();
-      verified.dataVersion = version;
+      verified.revision = revision;
     }
     const digest = digestOf(hex);
     const known = verified.byDigest.get(hex);
     // Whether the answer came from the cache or the index, the last word is a
     // constant-time comparison of the digests: no path compares them byte by byte.
     if (known) return crypto.timingSafeEqual(known.digest, digest) ? known.record : undefined;
-    const row = this.#byHash.get(hex);
+    const row = await db.kysely.selectFrom('api_keys').select(['hash', ...COLUMNS]).where('hash', '=', hex).executeTakeFirst();
     if (!row || !crypto.timingSafeEqual(digestOf(row.hash), digest)) return undefined;
     if (row.revoked_at !== null) return undefined;
     const record = Object.freeze(toRecord(row));
+    // only remembered if no newer revision was seen while this row was read (it may predate a revocation)
+    if (verified.revision !== revision) return record;
     if (verified.byDigest.size >= MAX_CACHED_KEYS) verified.byDigest.clear();
     verified.byDigest.set(hex, { digest, record });
     return record;

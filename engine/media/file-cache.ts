@@ -1,13 +1,15 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type { FileStore } from '../storage/files.js';
-import { migrate, type Db } from '../storage/database.js';
+import type { Config } from '../config.js';
+import { database, type Database } from '../db/database.js';
+import type { MediaFilesTable } from '../db/tables.js';
 
 /**
  * Produced media files with an expiry. The bytes live in the engine's file store
  * (served at /files/<sha256>.<ext> with Range support, no key needed, as clients
- * of the genre fetch `download_url` directly); this index, in SQLite so it
- * survives restarts, maps a job key (source URL + profile) to the file, expires
+ * of the genre fetch `download_url` directly); this index, in the engine's database
+ * (SQLite, or PostgreSQL shared by every instance) so it survives restarts, maps a job key (source URL + profile) to the file, expires
  * it after the TTL and keeps the total under the disk quota, oldest first.
  * Identical concurrent jobs share one run (single-flight).
  */
@@ -20,25 +22,7 @@ export interface CachedFile {
   meta: Record<string, unknown>;
 }
 
-interface Row {
-  key: string;
-  name: string;
-  size: number;
-  created_at: number;
-  expires_at: number;
-  meta: string;
-}
-
-const SCHEMA = `CREATE TABLE media_files (
-  key TEXT PRIMARY KEY,
-  name TEXT NOT NULL,
-  size INTEGER NOT NULL,
-  created_at INTEGER NOT NULL,
-  expires_at INTEGER NOT NULL,
-  meta TEXT NOT NULL
-);
-CREATE INDEX media_files_expiry ON media_files (expires_at);
-CREATE INDEX media_files_name ON media_files (name);`;
+type Row = MediaFilesTable;
 
 export async function sha256File(file: string): Promise<string> {
   const hash = crypto.createHash('sha256');
@@ -51,8 +35,13 @@ export class MediaFileCache {
   private timer?: NodeJS.Timeout;
   private sweeping?: Promise<number>;
 
+  private readonly source: () => Database;
+  /** The database the last operation used: once it is closed (engine shutdown) the janitor stops. */
+  private used?: Database;
+
   constructor(
-    private readonly db: Db,
+    /** The engine's shared database for this configuration, or one given database (tests). */
+    source: Pick<Config, 'dataDir' | 'env'> | Database,
     private readonly files: FileStore,
     private readonly ttlS: number,
     private readonly quotaBytes: number,
@@ -60,15 +49,22 @@ export class MediaFileCache {
     private readonly filesBaseUrl: string,
     private readonly now: () => number = Date.now,
   ) {
-    migrate(db, 'media/001-files', SCHEMA);
+    this.source = 'kysely' in source ? () => source : () => database(source);
+  }
+
+  private async db(): Promise<Database['kysely']> {
+    const db = (this.used = this.source());
+    await db.ready;
+    return db.kysely;
   }
 
   /** A live, still-present file for this key. */
   async lookup(key: string): Promise<CachedFile | undefined> {
-    const row = this.db.prepare('SELECT * FROM media_files WHERE key = ? AND expires_at > ?').get(key, this.now()) as Row | undefined;
+    const db = await this.db();
+    const row = await db.selectFrom('media_files').selectAll().where('key', '=', key).where('expires_at', '>', this.now()).executeTakeFirst();
     if (!row) return undefined;
     if (!(await this.files.open(row.name))) {
-      this.db.prepare('DELETE FROM media_files WHERE key = ?').run(key);
+      await db.deleteFrom('media_files').where('key', '=', key).execute();
       return undefined;
     }
     return this.describe(row);
@@ -95,9 +91,12 @@ export class MediaFileCache {
     const stored = await this.files.adopt(tempPath, { ext, sha256: await sha256File(tempPath), size });
     const now = this.now();
     const row: Row = { key, name: stored.name, size, created_at: now, expires_at: now + this.ttlS * 1000, meta: JSON.stringify(meta) };
-    this.db
-      .prepare('INSERT OR REPLACE INTO media_files (key, name, size, created_at, expires_at, meta) VALUES (@key, @name, @size, @created_at, @expires_at, @meta)')
-      .run(row);
+    const { key: _key, ...replaced } = row;
+    await (await this.db())
+      .insertInto('media_files')
+      .values(row)
+      .onConflict((oc) => oc.column('key').doUpdateSet(replaced))
+      .execute();
     // the file is stored whatever the quota pass meets; a failed removal is retried by the next sweep
     await this.sweep().catch(() => undefined);
     return this.describe(row);
@@ -110,12 +109,16 @@ export class MediaFileCache {
   }
 
   private async sweepOnce(): Promise<number> {
-    const expired = this.db.prepare('SELECT * FROM media_files WHERE expires_at <= ?').all(this.now()) as Row[];
+    const db = await this.db();
+    const expired = await db.selectFrom('media_files').selectAll().where('expires_at', '<=', this.now()).execute();
     let removed = 0;
     for (const row of expired) removed += await this.drop(row);
-    let total = (this.db.prepare('SELECT COALESCE(SUM(size), 0) AS t FROM (SELECT DISTINCT name, size FROM media_files)').get() as { t: number }).t;
+    // a file stored under several keys (same bytes) counts once
+    const files = db.selectFrom('media_files').select(['name', 'size']).distinct().as('files');
+    const sum = await db.selectFrom(files).select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('t')).executeTakeFirstOrThrow();
+    let total = Number(sum.t);
     if (total <= this.quotaBytes) return removed;
-    const oldest = this.db.prepare('SELECT * FROM media_files ORDER BY created_at ASC').all() as Row[];
+    const oldest = await db.selectFrom('media_files').selectAll().orderBy('created_at').execute();
     for (const row of oldest) {
       if (total <= this.quotaBytes) break;
       if (await this.drop(row)) total -= row.size;
@@ -126,9 +129,9 @@ export class MediaFileCache {
   /** Sweep every `everyMs` (a timer that never keeps the process alive). */
   startJanitor(everyMs: number): void {
     this.timer ??= setInterval(() => {
-      // the engine closes the shared connection at shutdown; this cache is done then
+      // the engine closes the shared database at shutdown; this cache is done then
       // a failed removal keeps its row (see drop), so the next sweep retries it
-      if (this.db.open) void this.sweep().catch(() => undefined);
+      if (!this.used?.closed) void this.sweep().catch(() => undefined);
       else this.stopJanitor();
     }, everyMs).unref();
   }
@@ -144,10 +147,11 @@ export class MediaFileCache {
    * Returns 1 if a file was deleted.
    */
   private async drop(row: Row): Promise<number> {
-    const shared = this.db.prepare('SELECT 1 FROM media_files WHERE name = ? AND key != ?').get(row.name, row.key);
+    const db = await this.db();
+    const shared = await db.selectFrom('media_files').select('key').where('name', '=', row.name).where('key', '!=', row.key).executeTakeFirst();
     // an upload of the same bytes pins the file: its permanent URL must keep working
     const removed = !shared && (await this.files.removeUnpinned(row.name));
-    this.db.prepare('DELETE FROM media_files WHERE key = ?').run(row.key);
+    await db.deleteFrom('media_files').where('key', '=', row.key).execute();
     return removed ? 1 : 0;
   }
 

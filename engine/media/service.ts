@@ -4,7 +4,6 @@ import crypto from 'node:crypto';
 import type { Config } from '../config.js';
 import type { AdapterSetup, Call, Output } from '../adapters/types.js';
 import { ApiError, invalidParameter, notFound } from '../errors.js';
-import { openDatabase } from '../storage/database.js';
 import { contentTypeOf } from '../storage/files.js';
 import { convert, tooLong } from './convert.js';
 import { MediaFileCache, type CachedFile } from './file-cache.js';
@@ -45,7 +44,7 @@ export class MediaService {
     this.settings = mediaSettings(setup.config);
     this.slots = new JobSlots(this.settings.concurrency, this.settings.queue);
     this.cache = new MediaFileCache(
-      openDatabase(setup.config.dataDir),
+      setup.config,
       setup.files,
       this.settings.fileTtlS,
       this.settings.diskQuotaBytes,

@@ -1,10 +1,12 @@
 import crypto from 'node:crypto';
-import { migrate, openDatabase, type Db } from '../storage/database.js';
+import type { Config } from '../config.js';
+import { readyDatabase, type Database } from '../db/database.js';
 
 /**
- * Short links in the instance's SQLite database: code -> URL, with a click count.
- * Codes are 7 random base62 characters (62^7 ≈ 3.5e12, so a collision is retried,
- * not expected); a custom alias is taken as given when free.
+ * Short links in the instance's database (SQLite, or PostgreSQL shared by every
+ * instance): code -> URL, with a click count. Codes are 7 random base62 characters
+ * (62^7 ≈ 3.5e12, so a collision is retried, not expected); a custom alias is taken
+ * as given when free.
  */
 export interface ShortLink {
   code: string;
@@ -15,66 +17,73 @@ export interface ShortLink {
 }
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const CODE_LENGTH = 7;
 
-export function randomCode(length = 7): string {
+export function randomCode(length = CODE_LENGTH): string {
   let code = '';
   for (let i = 0; i < length; i++) code += ALPHABET[crypto.randomInt(ALPHABET.length)];
   return code;
 }
 
 export class ShortLinkStore {
-  constructor(private readonly dataDir: string) {
-    migrate(
-      openDatabase(dataDir),
-      'shortener/001-short-links',
-      `CREATE TABLE short_links (
-          code TEXT PRIMARY KEY,
-          url TEXT NOT NULL,
-          clicks INTEGER NOT NULL DEFAULT 0,
-          created_at TEXT NOT NULL,
-          last_click_at TEXT
-        );
-        CREATE INDEX short_links_url ON short_links (url);`,
-    );
-  }
+  readonly #db: () => Promise<Database>;
 
-  /** The shared connection, fetched per use: the engine may close and reopen it (restarts, tests). */
-  private get db(): Db {
-    return openDatabase(this.dataDir);
+  /** On the engine's shared database for `config`, or on one given database (tests). */
+  constructor(source: Pick<Config, 'dataDir' | 'env'> | Database) {
+    this.#db = 'kysely' in source ? async () => (await source.ready, source) : () => readyDatabase(source);
   }
 
   /** The link for `url`: an existing random-code link is reused, so shortening twice gives one code. */
-  create(url: string, alias?: string): ShortLink | undefined {
+  async create(url: string, alias?: string): Promise<ShortLink | undefined> {
     if (alias) {
-      const existing = this.get(alias);
+      const existing = await this.get(alias);
       if (existing) return existing.url === url ? existing : undefined;
-      return this.insert(alias, url);
+      // another instance may take the alias between the look and the insert: then the insert does nothing
+      return (await this.insert(alias, url)) ?? (await this.create(url, alias));
     }
-    const reused = this.db.prepare('SELECT code FROM short_links WHERE url = ? AND length(code) = 7 LIMIT 1').get(url) as { code: string } | undefined;
+    const { kysely } = await this.#db();
+    const reused = await kysely
+      .selectFrom('short_links')
+      .select('code')
+      .where('url', '=', url)
+      .where((eb) => eb(eb.fn('length', ['code']), '=', CODE_LENGTH))
+      .limit(1)
+      .executeTakeFirst();
     if (reused) return this.get(reused.code);
     for (;;) {
-      const code = randomCode();
-      if (!this.get(code)) return this.insert(code, url);
+      const inserted = await this.insert(randomCode(), url);
+      if (inserted) return inserted;
     }
   }
 
-  get(code: string): ShortLink | undefined {
-    const row = this.db.prepare('SELECT code, url, clicks, created_at, last_click_at FROM short_links WHERE code = ?').get(code) as
-      | { code: string; url: string; clicks: number; created_at: string; last_click_at: string | null }
-      | undefined;
+  async get(code: string): Promise<ShortLink | undefined> {
+    const { kysely } = await this.#db();
+    const row = await kysely.selectFrom('short_links').selectAll().where('code', '=', code).executeTakeFirst();
     return row && { code: row.code, url: row.url, clicks: row.clicks, createdAt: row.created_at, lastClickAt: row.last_click_at };
   }
 
   /** Count a click and answer the target, in one statement. */
-  click(code: string): string | undefined {
-    const row = this.db
-      .prepare('UPDATE short_links SET clicks = clicks + 1, last_click_at = ? WHERE code = ? RETURNING url')
-      .get(new Date().toISOString(), code) as { url: string } | undefined;
+  async click(code: string): Promise<string | undefined> {
+    const { kysely } = await this.#db();
+    const row = await kysely
+      .updateTable('short_links')
+      .set((eb) => ({ clicks: eb('clicks', '+', 1), last_click_at: new Date().toISOString() }))
+      .where('code', '=', code)
+      .returning('url')
+      .executeTakeFirst();
     return row?.url;
   }
 
-  private insert(code: string, url: string): ShortLink {
-    this.db.prepare('INSERT INTO short_links (code, url, created_at) VALUES (?, ?, ?)').run(code, url, new Date().toISOString());
-    return this.get(code)!;
+  /** The new link, or undefined when the code is taken. */
+  private async insert(code: string, url: string): Promise<ShortLink | undefined> {
+    const { kysely } = await this.#db();
+    const createdAt = new Date().toISOString();
+    const row = await kysely
+      .insertInto('short_links')
+      .values({ code, url, created_at: createdAt })
+      .onConflict((oc) => oc.column('code').doNothing())
+      .returning('code')
+      .executeTakeFirst();
+    return row && { code, url, clicks: 0, createdAt, lastClickAt: null };
   }
 }

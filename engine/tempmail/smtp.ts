@@ -23,7 +23,7 @@ export async function startTempMail(deps: { config: Config; files: FileStore; po
   const settings = tempMailSettings(deps.config);
   if (!settings.domain) throw new Error('MAIL_DOMAIN must be set to receive temp mail');
   const domain = settings.domain;
-  const store = new TempMailStore(deps.config.dataDir);
+  const store = new TempMailStore(deps.config);
 
   const server = new SMTPServer({
     name: domain,
@@ -34,10 +34,13 @@ export async function startTempMail(deps: { config: Config; files: FileStore; po
     logger: false,
     onRcptTo(address, _session, callback) {
       const rcpt = address.address.toLowerCase();
-      if (!rcpt.endsWith(`@${domain}`) || !store.exists(rcpt)) {
-        return callback(Object.assign(new Error(`No such mailbox <${rcpt}>`), { responseCode: 550 }));
-      }
-      callback();
+      const refuse = () => callback(Object.assign(new Error(`No such mailbox <${rcpt}>`), { responseCode: 550 }));
+      if (!rcpt.endsWith(`@${domain}`)) return refuse();
+      store.exists(rcpt).then(
+        (live) => (live ? callback() : refuse()),
+        // the database is unreachable: a temporary failure, so the sender retries later
+        () => callback(Object.assign(new Error('Mailbox lookup failed, try again later'), { responseCode: 451 })),
+      );
     },
     onData(stream: SMTPServerDataStream, session, callback) {
       const recipients = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
@@ -66,7 +69,7 @@ export async function startTempMail(deps: { config: Config; files: FileStore; po
       attachments,
       size: stream.byteLength,
     };
-    for (const rcpt of recipients) store.addMessage(rcpt, message, settings.maxMessages);
+    for (const rcpt of recipients) await store.addMessage(rcpt, message, settings.maxMessages);
   }
 
   await new Promise<void>((resolve, reject) => {

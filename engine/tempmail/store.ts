@@ -1,10 +1,13 @@
 import crypto from 'node:crypto';
-import { migrate, openDatabase, type Db } from '../storage/database.js';
+import type { Config } from '../config.js';
+import { readyDatabase, type Database } from '../db/database.js';
 
 /**
- * Temp mail in the instance's SQLite database: addresses with an expiry, and their
- * parsed messages (deleted with the address). Expired addresses are purged lazily
- * whenever the store is used, so no timer is needed.
+ * Temp mail in the instance's database (SQLite, or PostgreSQL shared by every
+ * instance, so the SMTP receiver and the API may run in different processes):
+ * addresses with an expiry, and their parsed messages (deleted with the address).
+ * Expired addresses are purged lazily whenever the store is used, so no timer is
+ * needed.
  */
 export interface StoredAttachment {
   name: string;
@@ -29,87 +32,89 @@ export interface Message extends MessageSummary {
 }
 
 export class TempMailStore {
-  constructor(private readonly dataDir: string) {
-    migrate(
-      openDatabase(dataDir),
-      'tempmail/001-addresses-messages',
-      `CREATE TABLE tempmail_addresses (
-          address TEXT PRIMARY KEY,
-          created_at TEXT NOT NULL,
-          expires_at INTEGER NOT NULL
-        );
-        CREATE TABLE tempmail_messages (
-          id TEXT PRIMARY KEY,
-          address TEXT NOT NULL REFERENCES tempmail_addresses(address) ON DELETE CASCADE,
-          sender TEXT NOT NULL,
-          recipient TEXT NOT NULL,
-          subject TEXT NOT NULL,
-          date TEXT NOT NULL,
-          text TEXT NOT NULL,
-          html TEXT,
-          attachments TEXT NOT NULL,
-          size INTEGER NOT NULL,
-          received_at INTEGER NOT NULL
-        );
-        CREATE INDEX tempmail_messages_address ON tempmail_messages (address, received_at);`,
-    );
+  readonly #db: () => Promise<Database>;
+
+  /** On the engine's shared database for `config`, or on one given database (tests). */
+  constructor(source: Pick<Config, 'dataDir' | 'env'> | Database) {
+    this.#db = 'kysely' in source ? async () => (await source.ready, source) : () => readyDatabase(source);
   }
 
-  /** The shared connection, fetched per use: the engine may close and reopen it (restarts, tests). */
-  private get db(): Db {
-    return openDatabase(this.dataDir);
+  /** The database, with expired addresses (and so their messages) gone. */
+  private async purged(): Promise<Database> {
+    const db = await this.#db();
+    await db.kysely.deleteFrom('tempmail_addresses').where('expires_at', '<=', Date.now()).execute();
+    return db;
   }
 
-  private purge(): void {
-    this.db.prepare('DELETE FROM tempmail_addresses WHERE expires_at <= ?').run(Date.now());
-  }
-
-  /** A new address; false when the chosen local part is taken. */
-  createAddress(address: string, ttlSeconds: number): { address: string; expiresAt: string } | undefined {
-    this.purge();
+  /** A new address; undefined when the chosen local part is taken. */
+  async createAddress(address: string, ttlSeconds: number): Promise<{ address: string; expiresAt: string } | undefined> {
+    const { kysely } = await this.purged();
     const expires = Date.now() + ttlSeconds * 1000;
-    const inserted = this.db
-      .prepare('INSERT OR IGNORE INTO tempmail_addresses (address, created_at, expires_at) VALUES (?, ?, ?)')
-      .run(address, new Date().toISOString(), expires);
-    return inserted.changes ? { address, expiresAt: new Date(expires).toISOString() } : undefined;
+    const inserted = await kysely
+      .insertInto('tempmail_addresses')
+      .values({ address, created_at: new Date().toISOString(), expires_at: expires })
+      .onConflict((oc) => oc.column('address').doNothing())
+      .executeTakeFirst();
+    return inserted.numInsertedOrUpdatedRows ? { address, expiresAt: new Date(expires).toISOString() } : undefined;
   }
 
-  exists(address: string): boolean {
-    this.purge();
-    return Boolean(this.db.prepare('SELECT 1 FROM tempmail_addresses WHERE address = ?').get(address));
+  async exists(address: string): Promise<boolean> {
+    const { kysely } = await this.purged();
+    return Boolean(await kysely.selectFrom('tempmail_addresses').select('address').where('address', '=', address).executeTakeFirst());
   }
 
-  deleteAddress(address: string): boolean {
-    return this.db.prepare('DELETE FROM tempmail_addresses WHERE address = ?').run(address).changes > 0;
+  async deleteAddress(address: string): Promise<boolean> {
+    const { kysely } = await this.#db();
+    const deleted = await kysely.deleteFrom('tempmail_addresses').where('address', '=', address).executeTakeFirst();
+    return deleted.numDeletedRows > 0n;
   }
 
-  /** Store a message and drop the oldest beyond `maxMessages`, in one transaction. */
-  addMessage(address: string, message: Omit<Message, 'id'>, maxMessages: number): string {
+  /**
+   * Store a message and drop the oldest beyond `maxMessages`, in one transaction.
+   * Undefined when the address is gone (expired or deleted since the mail was accepted).
+   */
+  async addMessage(address: string, message: Omit<Message, 'id'>, maxMessages: number): Promise<string | undefined> {
     const id = crypto.randomBytes(9).toString('base64url');
-    const db = this.db;
-    db.transaction(() => {
-      db.prepare(
-        `INSERT INTO tempmail_messages (id, address, sender, recipient, subject, date, text, html, attachments, size, received_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(id, address, message.from, message.to, message.subject, message.date, message.text, message.html, JSON.stringify(message.attachments), message.size, Date.now());
-      db.prepare(
-        `DELETE FROM tempmail_messages WHERE address = ? AND id NOT IN
-           (SELECT id FROM tempmail_messages WHERE address = ? ORDER BY received_at DESC, rowid DESC LIMIT ?)`,
-      ).run(address, address, maxMessages);
-    })();
-    return id;
+    const { kysely } = await this.#db();
+    return kysely.transaction().execute(async (trx) => {
+      const live = await trx.selectFrom('tempmail_addresses').select('address').where('address', '=', address).where('expires_at', '>', Date.now()).executeTakeFirst();
+      if (!live) return undefined;
+      await trx
+        .insertInto('tempmail_messages')
+        .values({
+          id,
+          address,
+          sender: message.from,
+          recipient: message.to,
+          subject: message.subject,
+          date: message.date,
+          text: message.text,
+          html: message.html,
+          attachments: JSON.stringify(message.attachments),
+          size: message.size,
+          received_at: Date.now(),
+        })
+        .execute();
+      const kept = trx.selectFrom('tempmail_messages').select('seq').where('address', '=', address).orderBy('seq', 'desc').limit(maxMessages);
+      await trx.deleteFrom('tempmail_messages').where('address', '=', address).where('seq', 'not in', kept).execute();
+      return id;
+    });
   }
 
-  inbox(address: string): MessageSummary[] {
-    return this.db
-      .prepare('SELECT id, sender AS "from", subject, date FROM tempmail_messages WHERE address = ? ORDER BY received_at DESC, rowid DESC')
-      .all(address) as MessageSummary[];
+  /** Newest first. */
+  async inbox(address: string): Promise<MessageSummary[]> {
+    const { kysely } = await this.#db();
+    return kysely
+      .selectFrom('tempmail_messages')
+      .select(['id', 'sender as from', 'subject', 'date'])
+      .where('address', '=', address)
+      .orderBy('seq', 'desc')
+      .execute();
   }
 
-  message(address: string, id: string): Message | undefined {
-    const row = this.db
-      .prepare('SELECT id, sender, recipient, subject, date, text, html, attachments, size FROM tempmail_messages WHERE address = ? AND id = ?')
-      .get(address, id) as Record<string, any> | undefined;
+  async message(address: string, id: string): Promise<Message | undefined> {
+    const { kysely } = await this.#db();
+    const row = await kysely.selectFrom('tempmail_messages').selectAll().where('address', '=', address).where('id', '=', id).executeTakeFirst();
     if (!row) return undefined;
     return {
       id: row.id,
@@ -119,12 +124,14 @@ export class TempMailStore {
       date: row.date,
       text: row.text,
       html: row.html,
-      attachments: JSON.parse(row.attachments),
+      attachments: JSON.parse(row.attachments) as StoredAttachment[],
       size: row.size,
     };
   }
 
-  deleteMessage(address: string, id: string): boolean {
-    return this.db.prepare('DELETE FROM tempmail_messages WHERE address = ? AND id = ?').run(address, id).changes > 0;
+  async deleteMessage(address: string, id: string): Promise<boolean> {
+    const { kysely } = await this.#db();
+    const deleted = await kysely.deleteFrom('tempmail_messages').where('address', '=', address).where('id', '=', id).executeTakeFirst();
+    return deleted.numDeletedRows > 0n;
   }
 }

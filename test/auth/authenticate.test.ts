@@ -3,16 +3,16 @@ import t from 'tap';
 import { authenticate, authenticateKey, TEST_KEY_ID } from '../../engine/auth/authenticate.js';
 import { KeyStore } from '../../engine/auth/key-store.js';
 import { loadConfig } from '../../engine/config.js';
-import { closeDatabase, openDatabase } from '../../engine/storage/database.js';
+import { openDatabase } from '../../engine/db/database.js';
 import { timingSafeEqualSpy } from './crypto-spy.js';
 import { startApp, type TestLike } from './koa-harness.js';
 
 const config = loadConfig({ TEST_API_KEY: 'shared-test-key', TEST_KEY_RPM: '7', PERSONAL_KEY_RPM: '70' });
 
 function deps(t: TestLike) {
-  const dataDir = t.testdir();
-  t.teardown(() => closeDatabase(dataDir));
-  return { store: new KeyStore(openDatabase(dataDir)), config };
+  const db = openDatabase({ file: `${t.testdir()}/manifold.db` });
+  t.teardown(() => db.close());
+  return { store: new KeyStore(db), config };
 }
 
 t.test('principals by tier, and the two 401s', async (t) => {

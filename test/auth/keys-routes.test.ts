@@ -1,7 +1,7 @@
 import t from 'tap';
 import { registerKeyRoutes } from '../../engine/admin/keys-routes.js';
 import { KeyStore } from '../../engine/auth/key-store.js';
-import { closeDatabase, openDatabase } from '../../engine/storage/database.js';
+import { openDatabase } from '../../engine/db/database.js';
 import { timingSafeEqualSpy } from './crypto-spy.js';
 import { startApp, type TestLike } from './koa-harness.js';
 
@@ -9,9 +9,9 @@ const ADMIN = { Authorization: 'Bearer admin-secret' };
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 
 async function setup(t: TestLike, adminToken?: string, register = registerKeyRoutes) {
-  const dataDir = t.testdir();
-  t.teardown(() => closeDatabase(dataDir));
-  const store = new KeyStore(openDatabase(dataDir));
+  const db = openDatabase({ file: `${t.testdir()}/manifold.db` });
+  t.teardown(() => db.close());
+  const store = new KeyStore(db);
   const url = await startApp(t, (router) => register(router, { store, config: { adminToken } }));
   const call = async (method: string, path: string, init: { headers?: Record<string, string>; body?: unknown } = {}) => {
     const response = await fetch(url + path, {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { MediaFileCache } from '../../engine/media/file-cache.js';
-import { closeDatabase, openDatabase } from '../../engine/storage/database.js';
+import { openDatabase } from '../../engine/db/database.js';
 import { createLocalFileStore } from '../../engine/storage/local-files.js';
 import { tempDataDir } from '../support/serve.js';
 
@@ -10,15 +10,16 @@ function setup(quota = 1_000_000) {
   const dataDir = tempDataDir('manifold-media-cache-');
   const files = createLocalFileStore(dataDir, 'https://m.test');
   let now = 1_000_000;
-  const cache = new MediaFileCache(openDatabase(dataDir), files, 60, quota, 'https://m.test/files', () => now);
+  const db = openDatabase({ file: path.join(dataDir, 'manifold.db') });
+  const cache = new MediaFileCache(db, files, 60, quota, 'https://m.test/files', () => now);
   const temp = (content: string) => {
     const file = path.join(files.tempDir, `t-${Math.random()}`);
     fs.writeFileSync(file, content);
     return file;
   };
-  t.teardown(() => {
+  t.teardown(async () => {
     cache.stopJanitor();
-    closeDatabase(dataDir);
+    await db.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
   return { cache, files, temp, advance: (ms: number) => (now += ms) };

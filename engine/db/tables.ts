@@ -1,0 +1,113 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/**
+ * The tables of Manifold's state, as the typed query builder sees them: one
+ * description for SQLite and PostgreSQL (engine/db/migrations.ts creates them).
+ * Times are ISO-8601 text where people read them (keys, links, jobs) and epoch
+ * milliseconds (bigint, read back as numbers) where the code compares them.
+ */
+export interface Tables {
+  api_keys: ApiKeysTable;
+  revisions: RevisionsTable;
+  short_links: ShortLinksTable;
+  tempmail_addresses: TempmailAddressesTable;
+  tempmail_messages: TempmailMessagesTable;
+  ai_memory: AiMemoryTable;
+  media_files: MediaFilesTable;
+  usage_daily: UsageDailyTable;
+  jobs: JobsTable;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  /** Lower-case hex SHA-256 of the key: the key itself is never stored. */
+  hash: string;
+  tier: string;
+  label: string | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+/** Counters bumped by writes that other processes must notice (`api_keys`: every revocation). */
+export interface RevisionsTable {
+  name: string;
+  value: number;
+}
+
+export interface ShortLinksTable {
+  code: string;
+  url: string;
+  clicks: ColumnType<number, number | undefined, number>;
+  created_at: string;
+  last_click_at: string | null;
+}
+
+export interface TempmailAddressesTable {
+  address: string;
+  created_at: string;
+  expires_at: number;
+}
+
+export interface TempmailMessagesTable {
+  /** Arrival order (messages of the same millisecond included). */
+  seq: Generated<number>;
+  id: string;
+  address: string;
+  sender: string;
+  recipient: string;
+  subject: string;
+  date: string;
+  text: string;
+  html: string | null;
+  /** JSON array of StoredAttachment. */
+  attachments: string;
+  size: number;
+  received_at: number;
+}
+
+export interface AiMemoryTable {
+  id: Generated<number>;
+  key_id: string;
+  scope: string;
+  session: string;
+  role: 'user' | 'assistant';
+  content: string;
+  created_at: number;
+}
+
+export interface MediaFilesTable {
+  key: string;
+  name: string;
+  size: number;
+  created_at: number;
+  expires_at: number;
+  /** JSON object saved with the file. */
+  meta: string;
+}
+
+/** Requests per key, endpoint and UTC day (`YYYY-MM-DD`); totals are sums over days. */
+export interface UsageDailyTable {
+  key_id: string;
+  endpoint: string;
+  day: string;
+  count: number;
+}
+
+/** Records of async jobs (the queue itself lives in Redis). */
+export interface JobsTable {
+  id: string;
+  key_id: string;
+  endpoint: string;
+  status: 'queued' | 'active' | 'completed' | 'failed';
+  progress: ColumnType<number, number | undefined, number>;
+  /** JSON object: the validated parameters. */
+  params: string;
+  /** JSON: what the synchronous call would put in `result`. */
+  result: string | null;
+  /** JSON `{error, message}`. */
+  error: string | null;
+  callback_url: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}

@@ -1,0 +1,106 @@
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+/**
+ * A throwaway PostgreSQL server for a test file: `initdb` into a temp directory,
+ * `postgres` on a free loopback port as a child of the test, stopped (fast
+ * shutdown) and removed at teardown. As root it runs as the `postgres` user, which
+ * PostgreSQL insists on. Nothing is skipped: without PostgreSQL installed the test
+ * fails, saying what to install. Durability is off (fsync, full-page writes): a
+ * test database never survives its server.
+ */
+export interface TestPostgres {
+  /** A new, empty database on this server; its `postgres://` URL. */
+  newDatabase(): Promise<string>;
+}
+
+const MISSING = 'PostgreSQL is not installed: apt-get install -y postgresql (the tests look for initdb and postgres in /usr/lib/postgresql/<version>/bin, or PG_BIN)';
+
+function binDir(): string {
+  const candidates = process.env.PG_BIN
+    ? [process.env.PG_BIN]
+    : (fs.existsSync('/usr/lib/postgresql') ? fs.readdirSync('/usr/lib/postgresql') : [])
+        .sort((a, b) => Number(b) - Number(a))
+        .map((version) => path.join('/usr/lib/postgresql', version, 'bin'));
+  const found = candidates.find((dir) => fs.existsSync(path.join(dir, 'initdb')) && fs.existsSync(path.join(dir, 'postgres')));
+  if (!found) throw new Error(MISSING);
+  return found;
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = net.createServer().listen(0, '127.0.0.1');
+    probe.once('error', reject);
+    probe.once('listening', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+
+/** uid/gid to run PostgreSQL as: the `postgres` user when this process is root. */
+function runAs(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const id = (flag: string) => Number(spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' }).stdout.trim());
+  const uid = id('-u');
+  if (!Number.isInteger(uid) || uid <= 0) throw new Error('Running as root, PostgreSQL needs the postgres user (created by the Debian package)');
+  return { uid, gid: id('-g') };
+}
+
+let databases = 0;
+
+export async function startPostgres(t: { teardown(fn: () => unknown): void }): Promise<TestPostgres> {
+  const bin = binDir();
+  const user = runAs();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'manifold-pg-'));
+  fs.chmodSync(dir, 0o755);
+  if (user) fs.chownSync(dir, user.uid, user.gid);
+  const data = path.join(dir, 'data');
+  const init = spawnSync(path.join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'manifold', '-E', 'UTF8', '--no-sync'], {
+    ...user,
+    encoding: 'utf8',
+  });
+  if (init.status !== 0) throw new Error(`initdb failed (${init.status}):\n${init.stderr}${init.stdout}`);
+
+  const port = await freePort();
+  const child = spawn(
+    path.join(bin, 'postgres'),
+    ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'synchronous_commit=off'],
+    { ...user, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  t.teardown(async () => {
+    child.kill('SIGINT'); // fast shutdown: running sessions are ended
+    await exited;
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  await new Promise<void>((resolve, reject) => {
+    let log = '';
+    const onData = (chunk: Buffer) => {
+      log += chunk;
+      if (log.includes('database system is ready to accept connections')) resolve();
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`postgres exited with ${code}:\n${log}`)));
+  });
+
+  const base = `postgres://manifold@127.0.0.1:${port}`;
+  return {
+    async newDatabase() {
+      const name = `manifold_${process.pid}_${++databases}`;
+      const admin = new pg.Client({ connectionString: `${base}/postgres` });
+      await admin.connect();
+      try {
+        await admin.query(`CREATE DATABASE ${name}`);
+      } finally {
+        await admin.end();
+      }
+      return `${base}/${name}`;
+    },
+  };
+}
