@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type Driver } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import type { Config } from '../config.js';
@@ -77,6 +77,21 @@ export function openDatabase(target: { url: string } | { file: string }): Databa
   return 'url' in target ? openPostgres(target.url) : openSqlite(target.file);
 }
 
+/**
+ * Kysely's SQLite transactions, begun IMMEDIATE: the write lock is taken (or waited
+ * for, busy_timeout) at BEGIN, so a transaction that reads before it writes cannot
+ * fail with SQLITE_BUSY when another process (the keys CLI) committed in between.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    return driver;
+  }
+}
+
 /** SQLite migrations running in this process, by file. */
 const migratingFiles = new Map<string, Promise<void>>();
 
@@ -89,7 +104,7 @@ function openSqlite(file: string): Database {
   // NORMAL is durable across application crashes in WAL mode; only an OS crash can lose the last commits.
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  const kysely = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const kysely = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
   // Kysely takes no lock on SQLite (one connection per process): an IMMEDIATE
   // transaction around the whole run is the lock between processes, and SQLite's
   // DDL is transactional, so a failed migration leaves nothing behind.

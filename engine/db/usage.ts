@@ -1,0 +1,135 @@
+import type { Config } from '../config.js';
+import { database, type Database } from './database.js';
+
+/**
+ * Requests per key, endpoint and UTC day, shared by every instance through the
+ * database. Counting is in memory (a Map increment on the request path) and written
+ * in batches — one upsert per key/endpoint/day pair per flush, every `flushMs` or
+ * when `maxPending` pairs wait — so a busy instance makes a few writes a second,
+ * not one per request. A failed write keeps its counts for the next flush. Reads
+ * add this instance's unwritten counts, so a client sees its own requests at once;
+ * other instances' requests appear within `flushMs`.
+ */
+export interface UsageTotals {
+  today: number;
+  total: number;
+}
+
+export interface UsageRow {
+  keyId: string;
+  endpoint: string;
+  day: string;
+  count: number;
+}
+
+export interface UsageOptions {
+  flushMs?: number;
+  maxPending?: number;
+  now?: () => number;
+}
+
+const SEPARATOR = '\u0000';
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+export class UsageCounter {
+  readonly #db: () => Database;
+  readonly #flushMs: number;
+  readonly #maxPending: number;
+  readonly #now: () => number;
+  #pending = new Map<string, number>();
+  #timer?: NodeJS.Timeout;
+  #flushing?: Promise<void>;
+
+  /** On the engine's shared database for `config`, or on one given database (tests). */
+  constructor(source: Pick<Config, 'dataDir' | 'env'> | Database, options: UsageOptions = {}) {
+    this.#db = 'kysely' in source ? () => source : () => database(source);
+    this.#flushMs = options.flushMs ?? 1000;
+    this.#maxPending = options.maxPending ?? 10_000;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Count one request of `keyId` to `endpoint` (an endpoint id such as `GET /api/fun/quote`). */
+  count(keyId: string, endpoint: string, n = 1): void {
+    const id = keyId + SEPARATOR + endpoint + SEPARATOR + dayOf(this.#now());
+    this.#pending.set(id, (this.#pending.get(id) ?? 0) + n);
+    if (this.#pending.size >= this.#maxPending) void this.flush().catch(() => undefined);
+    else this.#timer ??= setTimeout(() => void this.flush().catch(() => undefined), this.#flushMs).unref();
+  }
+
+  /** Write the waiting counts now (one flush at a time; a call during a flush waits for it, then flushes what came meanwhile). */
+  async flush(): Promise<void> {
+    while (this.#flushing) await this.#flushing.catch(() => undefined);
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#pending.size === 0) return;
+    const batch = this.#pending;
+    this.#pending = new Map();
+    this.#flushing = this.#write(batch)
+      .catch((error: unknown) => {
+        // kept for the next flush: merged with what was counted meanwhile
+        for (const [id, n] of batch) this.#pending.set(id, (this.#pending.get(id) ?? 0) + n);
+        this.#timer ??= setTimeout(() => void this.flush().catch(() => undefined), this.#flushMs).unref();
+        throw error;
+      })
+      .finally(() => (this.#flushing = undefined));
+    return this.#flushing;
+  }
+
+  async #write(batch: Map<string, number>): Promise<void> {
+    const db = this.#db();
+    await db.ready;
+    const rows = [...batch].map(([id, count]) => {
+      const [key_id, endpoint, day] = id.split(SEPARATOR);
+      return { key_id, endpoint, day, count };
+    });
+    await db.kysely.transaction().execute(async (trx) => {
+      // in chunks: SQLite allows at most 32,766 bound values per statement
+      for (let i = 0; i < rows.length; i += 1000) {
+        await trx
+          .insertInto('usage_daily')
+          .values(rows.slice(i, i + 1000))
+          .onConflict((oc) => oc.columns(['key_id', 'day', 'endpoint']).doUpdateSet((eb) => ({ count: eb('usage_daily.count', '+', eb.ref('excluded.count')) })))
+          .execute();
+      }
+    });
+  }
+
+  /** Requests of `keyId` today (UTC) and ever, every instance's written counts plus this one's waiting ones. */
+  async totals(keyId: string): Promise<UsageTotals> {
+    const today = dayOf(this.#now());
+    const db = this.#db();
+    await db.ready;
+    const rows = await db.kysely
+      .selectFrom('usage_daily')
+      .select((eb) => [eb.fn.sum<number>('count').as('total'), eb.fn.sum<number>(eb.case().when('day', '=', today).then(eb.ref('count')).else(0).end()).as('today')])
+      .where('key_id', '=', keyId)
+      .executeTakeFirst();
+    const totals = { today: Number(rows?.today ?? 0), total: Number(rows?.total ?? 0) };
+    for (const [id, n] of this.#pending) {
+      const [key, , day] = id.split(SEPARATOR);
+      if (key !== keyId) continue;
+      totals.total += n;
+      if (day === today) totals.today += n;
+    }
+    return totals;
+  }
+
+  /** Written counts per key, endpoint and day, newest day first; optionally one key and a day range (inclusive, `YYYY-MM-DD`). */
+  async report(filter: { keyId?: string; from?: string; to?: string } = {}): Promise<UsageRow[]> {
+    const db = this.#db();
+    await db.ready;
+    let query = db.kysely.selectFrom('usage_daily').selectAll();
+    if (filter.keyId) query = query.where('key_id', '=', filter.keyId);
+    if (filter.from) query = query.where('day', '>=', filter.from);
+    if (filter.to) query = query.where('day', '<=', filter.to);
+    const rows = await query.orderBy('day', 'desc').orderBy('key_id').orderBy('endpoint').execute();
+    return rows.map((r) => ({ keyId: r.key_id, endpoint: r.endpoint, day: r.day, count: r.count }));
+  }
+
+  /** Write what is waiting and stop the timer (at shutdown). */
+  async close(): Promise<void> {
+    await this.flush();
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+}

@@ -1,0 +1,83 @@
+import t from 'tap';
+import { openDatabase } from '../../engine/db/database.js';
+import { UsageCounter } from '../../engine/db/usage.js';
+import { testDialects } from '../support/dialects.js';
+
+for (const dialect of await testDialects(t)) {
+  t.test(`${dialect.name}: counts are batched, then add up per key, endpoint and day`, async (t) => {
+    const db = await dialect.open(t);
+    let now = Date.parse('2026-11-23T23:59:00Z');
+    const usage = new UsageCounter(db, { flushMs: 60_000, now: () => now });
+    for (let i = 0; i < 100; i++) usage.count('key_a', 'GET /api/fun/quote');
+    usage.count('key_a', 'GET /api/tools/reverse');
+    usage.count('key_b', 'GET /api/fun/quote');
+    t.same(await usage.totals('key_a'), { today: 101, total: 101 }, 'unwritten counts are visible to this instance');
+    t.same(await db.kysely.selectFrom('usage_daily').selectAll().execute(), [], 'nothing written per request');
+    await usage.flush();
+    t.equal((await db.kysely.selectFrom('usage_daily').selectAll().execute()).length, 3, 'one row per key, endpoint and day');
+    t.same(await usage.totals('key_a'), { today: 101, total: 101 }, 'the same once written');
+
+    now += 2 * 60 * 1000; // past midnight UTC
+    usage.count('key_a', 'GET /api/fun/quote');
+    await usage.flush();
+    t.same(await usage.totals('key_a'), { today: 1, total: 102 });
+    t.same(await usage.report({ keyId: 'key_a' }), [
+      { keyId: 'key_a', endpoint: 'GET /api/fun/quote', day: '2026-11-24', count: 1 },
+      { keyId: 'key_a', endpoint: 'GET /api/fun/quote', day: '2026-11-23', count: 100 },
+      { keyId: 'key_a', endpoint: 'GET /api/tools/reverse', day: '2026-11-23', count: 1 },
+    ]);
+    t.same((await usage.report({ from: '2026-11-24' })).map((r) => r.keyId), ['key_a']);
+    t.same(await usage.totals('key_nobody'), { today: 0, total: 0 });
+  });
+
+  t.test(`${dialect.name}: two counters' counts add up in the database`, async (t) => {
+    // PostgreSQL: two instances' connections; SQLite: one process's connection (its writers are one at a time anyway)
+    const target = await dialect.target(t);
+    const a = openDatabase(target);
+    const b = dialect.name === 'postgres' ? openDatabase(target) : a;
+    t.teardown(async () => {
+      await a.close();
+      await b.close();
+    });
+    const one = new UsageCounter(a);
+    const two = new UsageCounter(b);
+    await Promise.all([
+      (async () => {
+        for (let round = 0; round < 5; round++) {
+          for (let i = 0; i < 10; i++) one.count('key_x', 'GET /e');
+          await one.flush();
+        }
+      })(),
+      (async () => {
+        for (let round = 0; round < 5; round++) {
+          for (let i = 0; i < 7; i++) two.count('key_x', 'GET /e');
+          await two.flush();
+        }
+      })(),
+    ]);
+    t.same(await new UsageCounter(a).totals('key_x'), { today: 85, total: 85 });
+  });
+
+  t.test(`${dialect.name}: a failed write keeps its counts for the next flush; close writes what waits`, async (t) => {
+    const target = await dialect.target(t);
+    const db = openDatabase(target);
+    t.teardown(() => db.close());
+    let failing = true;
+    const flaky = new UsageCounter(
+      new Proxy(db, {
+        get(target, prop) {
+          if (prop === 'ready') return failing ? Promise.reject(new Error('database down')) : target.ready;
+          return Reflect.get(target, prop);
+        },
+      }),
+      { flushMs: 60_000 },
+    );
+    flaky.count('key_y', 'GET /e', 3);
+    await t.rejects(flaky.flush(), /database down/);
+    flaky.count('key_y', 'GET /e', 2);
+    failing = false;
+    await flaky.close();
+    const check = new UsageCounter(db);
+    t.same(await check.totals('key_y'), { today: 5, total: 5 }, 'nothing lost, nothing counted twice');
+  });
+}
