@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
 import { deliver } from '../adapters/effect.js';
+import { PHOTO_MAX_PIXELS } from '../effects/photo-input.js';
+import { invalidParameter } from '../errors.js';
 import type { AdapterSetup, Call, Output } from '../adapters/types.js';
 import type { StickerJob } from './job.js';
 
@@ -9,11 +11,15 @@ import type { StickerJob } from './job.js';
  * shared render cache), and the answer is the effects' hosted `{image_url, …}` or,
  * with stream=true, the bytes.
  */
-export async function stickerOutput(setup: AdapterSetup, call: Call, job: StickerJob, name: string): Promise<Output> {
+export async function stickerOutput(setup: AdapterSetup, call: Call, job: StickerJob, name: string, imageParam = 'image'): Promise<Output> {
   // Skia, sharp and the worker pool load with the first sticker, not at boot
-  const { renderCache, renderPool } = await import('../effects/shared.js');
+  const [{ renderCache, renderPool }, { PHOTO_UNREADABLE }] = await Promise.all([import('../effects/shared.js'), import('../effects/render.js')]);
   const hash = crypto.createHash('sha256').update(`sticker\0${job.sticker}\0${JSON.stringify(job.params, Object.keys(job.params).sort())}\0`);
   for (const [key, bytes] of Object.entries(job.images ?? {}).sort()) hash.update(`${key}\0`).update(bytes);
-  const result = await renderCache().get(hash.digest('hex'), () => renderPool(setup.config.env).render(job));
+  const result = await renderCache()
+    .get(hash.digest('hex'), () => renderPool(setup.config.env).render(job))
+    .catch((err: Error) => {
+      throw err.message?.startsWith(PHOTO_UNREADABLE) ? invalidParameter(imageParam, `not a supported image, or over ${PHOTO_MAX_PIXELS / 1e6} megapixels`) : err;
+    });
   return deliver(setup, call, result, name);
 }
