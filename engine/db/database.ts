@@ -24,6 +24,8 @@ export interface Database {
   /** Settles when the migrations have been applied (rejects if they failed). */
   readonly ready: Promise<void>;
   readonly closed: boolean;
+  /** The migrations failed (e.g. the server was unreachable): the shared database is opened afresh on next use. */
+  readonly failed: boolean;
   close(): Promise<void>;
 }
 
@@ -48,7 +50,9 @@ const keyOf = (target: { url: string } | { file: string }) => ('url' in target ?
 export function database(config: Pick<Config, 'dataDir' | 'env'>): Database {
   const target = databaseTarget(config);
   const existing = shared.get(keyOf(target));
-  if (existing && !existing.closed) return existing;
+  if (existing && !existing.closed && !existing.failed) return existing;
+  // PostgreSQL may come up after the instance (compose, a restart): a failed open is retried by the next use
+  if (existing?.failed) void existing.close();
   const opened = openDatabase(target);
   shared.set(keyOf(target), opened);
   return opened;
@@ -162,8 +166,9 @@ async function migrateToLatest(kysely: Kysely<any>, dialect: Dialect): Promise<v
 
 function handle(dialect: Dialect, kysely: Kysely<Tables>, ready: Promise<void>, sqlite?: BetterSqlite3.Database): Database {
   let closed = false;
+  let failed = false;
   // a failed migration is reported to every caller that waits for it, never as an unhandled rejection
-  ready.catch(() => undefined);
+  ready.catch(() => (failed = true));
   return {
     dialect,
     kysely,
@@ -171,6 +176,9 @@ function handle(dialect: Dialect, kysely: Kysely<Tables>, ready: Promise<void>, 
     ready,
     get closed() {
       return closed;
+    },
+    get failed() {
+      return failed;
     },
     async close() {
       if (closed) return;

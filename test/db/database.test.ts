@@ -83,6 +83,20 @@ t.test('postgres: an unreachable server fails ready with the reason', async (t) 
   await t.rejects(db.ready, /Database migration .*failed: .*(ECONNREFUSED|connect)/);
 });
 
+t.test('postgres: a shared database whose server was down is opened afresh on next use', async (t) => {
+  const url = (await dialects[1].env(t)).DATABASE_URL;
+  // the same database through a port nothing listens on, then through the real one: what an instance sees when it starts before PostgreSQL
+  let env: Record<string, string> = { DATA_DIR: t.testdir(), DATABASE_URL: url.replace(/:\d+\//, ':1/') };
+  const config = () => loadConfig(env);
+  const down = database(config());
+  await t.rejects(down.ready);
+  t.equal(database(config()) === down, false, 'not kept after failing');
+  await closeDatabase(config());
+  env = { ...env, DATABASE_URL: url };
+  t.teardown(() => closeDatabase(config()));
+  t.equal((await readyDatabase(config())).dialect, 'postgres', 'reachable now');
+});
+
 t.test('sqlite: a database made before this layer keeps its state', async (t) => {
   const file = path.join(t.testdir(), 'manifold.db');
   // the schema the hand-made migrations of the previous version left, with some state

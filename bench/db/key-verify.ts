@@ -1,0 +1,49 @@
+/**
+ * What the key check costs on the request path, per dialect: a remembered key
+ * (the cache hit every request after the first takes), an unknown key (always the
+ * table), and a remembered key under 50 concurrent requests (PostgreSQL shares one
+ * revision read among them). Run: node --import tsx bench/db/key-verify.ts
+ * (starts its own PostgreSQL, as the tests do; needs `postgresql` installed).
+ */
+import { performance } from 'node:perf_hooks';
+import os from 'node:os';
+import path from 'node:path';
+import fs from 'node:fs';
+import { KeyStore } from '../../engine/auth/key-store.js';
+import { openDatabase, type Database } from '../../engine/db/database.js';
+import { startPostgres } from '../../test/support/postgres.js';
+
+const teardowns: (() => unknown)[] = [];
+const lifecycle = { teardown: (fn: () => unknown) => teardowns.push(fn) };
+
+async function measure(label: string, n: number, run: () => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < Math.min(n, 200); i++) await run(); // warm-up
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  for (let i = 0; i < n; i++) await run();
+  const wall = (performance.now() - start) / n;
+  const used = process.cpuUsage(cpu);
+  console.log(`${label.padEnd(52)} ${(wall * 1000).toFixed(1).padStart(8)} µs wall ${(((used.user + used.system) / n)).toFixed(1).padStart(8)} µs CPU (this process)`);
+}
+
+async function bench(name: string, db: Database): Promise<void> {
+  await db.ready;
+  const store = new KeyStore(db);
+  const { key } = await store.create();
+  await measure(`${name}: remembered key, one at a time`, 20_000, () => store.verify(key));
+  await measure(`${name}: unknown key, one at a time`, 5_000, () => store.verify('mf_unknown'));
+  await measure(`${name}: remembered key, 50 concurrent (per request)`, 400, async () => {
+    await Promise.all(Array.from({ length: 50 }, () => store.verify(key)));
+  }).then(() => console.log('  (the last row is per batch of 50: divide by 50 for one request)'));
+  await db.close();
+}
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'manifold-bench-db-'));
+try {
+  await bench('sqlite', openDatabase({ file: path.join(dir, 'manifold.db') }));
+  const postgres = await startPostgres(lifecycle);
+  await bench('postgres', openDatabase({ url: await postgres.newDatabase() }));
+} finally {
+  for (const fn of teardowns.reverse()) await fn();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
