@@ -29,7 +29,14 @@ function table(records: KeyRecord[]): string {
     ...records.map((r) => [r.id, r.tier, r.revokedAt ? `revoked ${r.revokedAt}` : 'active', r.createdAt, r.label ?? '']),
   ];
   const widths = rows[0].map((_, col) => Math.max(...rows.map((row) => row[col].length)));
-  return rows.map((row) => row.map((cell, col) => cell.padEnd(widths[col])).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((row) =>
+      row
+        .map((cell, col) => cell.padEnd(widths[col]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 async function run(argv: string[], store: KeyStore): Promise<number> {

@@ -23,7 +23,9 @@ async function measure(label: string, n: number, run: () => Promise<unknown>): P
   for (let i = 0; i < n; i++) await run();
   const wall = (performance.now() - start) / n;
   const used = process.cpuUsage(cpu);
-  console.log(`${label.padEnd(52)} ${(wall * 1000).toFixed(1).padStart(8)} µs wall ${(((used.user + used.system) / n)).toFixed(1).padStart(8)} µs CPU (this process)`);
+  console.log(
+    `${label.padEnd(52)} ${(wall * 1000).toFixed(1).padStart(8)} µs wall ${((used.user + used.system) / n).toFixed(1).padStart(8)} µs CPU (this process)`,
+  );
 }
 
 async function bench(name: string, db: Database): Promise<void> {

@@ -1,5 +1,4 @@
-import type { Config } from '../config.js';
-import { readyDatabase, type Database } from '../db/database.js';
+import { readyDatabase, type Database, type DatabaseSource } from '../db/database.js';
 
 /**
  * Optional conversation memory for the chat endpoints: the last turns of a client's
@@ -38,11 +37,11 @@ export class ConversationMemory {
 
   /** On the engine's shared database for `config`, or on one given database (tests). */
   constructor(
-    source: Pick<Config, 'dataDir' | 'env'> | Database,
+    source: DatabaseSource,
     private readonly limits: MemoryLimits = DEFAULT_MEMORY_LIMITS,
     private readonly now: () => number = Date.now,
   ) {
-    this.#db = 'kysely' in source ? async () => (await source.ready, source) : () => readyDatabase(source);
+    this.#db = () => readyDatabase(source);
   }
 
   /** The session's remembered turns, oldest first. */
@@ -66,7 +65,14 @@ export class ConversationMemory {
     const now = this.now();
     const { kysely } = await this.#db();
     await kysely.transaction().execute(async (trx) => {
-      const rows = messages.map((m) => ({ key_id: keyId, scope: endpoint, session, role: m.role, content: m.content.slice(0, this.limits.maxChars), created_at: now }));
+      const rows = messages.map((m) => ({
+        key_id: keyId,
+        scope: endpoint,
+        session,
+        role: m.role,
+        content: m.content.slice(0, this.limits.maxChars),
+        created_at: now,
+      }));
       if (rows.length > 0) await trx.insertInto('ai_memory').values(rows).execute();
       const kept = trx
         .selectFrom('ai_memory')
@@ -76,8 +82,17 @@ export class ConversationMemory {
         .where('session', '=', session)
         .orderBy('id', 'desc')
         .limit(this.limits.maxMessages);
-      await trx.deleteFrom('ai_memory').where('key_id', '=', keyId).where('scope', '=', endpoint).where('session', '=', session).where('id', 'not in', kept).execute();
-      await trx.deleteFrom('ai_memory').where('created_at', '<', now - this.limits.maxIdleMs).execute();
+      await trx
+        .deleteFrom('ai_memory')
+        .where('key_id', '=', keyId)
+        .where('scope', '=', endpoint)
+        .where('session', '=', session)
+        .where('id', 'not in', kept)
+        .execute();
+      await trx
+        .deleteFrom('ai_memory')
+        .where('created_at', '<', now - this.limits.maxIdleMs)
+        .execute();
     });
   }
 }

@@ -110,7 +110,10 @@ export class KeyStore {
       revokedAt: null,
     };
     const db = await this.#ready();
-    await db.kysely.insertInto('api_keys').values({ id: record.id, hash: sha256Hex(key), tier, label, created_at: record.createdAt }).execute();
+    await db.kysely
+      .insertInto('api_keys')
+      .values({ id: record.id, hash: sha256Hex(key), tier, label, created_at: record.createdAt })
+      .execute();
     return { ...record, key };
   }
 
@@ -128,8 +131,18 @@ export class KeyStore {
   async revoke(id: string): Promise<KeyRecord | undefined> {
     const db = await this.#ready();
     const row = await db.kysely.transaction().execute(async (trx) => {
-      const changed = await trx.updateTable('api_keys').set({ revoked_at: new Date().toISOString() }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
-      if (changed.numUpdatedRows > 0n) await trx.updateTable('revisions').set((eb) => ({ value: eb('value', '+', 1) })).where('name', '=', 'api_keys').execute();
+      const changed = await trx
+        .updateTable('api_keys')
+        .set({ revoked_at: new Date().toISOString() })
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      if (changed.numUpdatedRows > 0n)
+        await trx
+          .updateTable('revisions')
+          .set((eb) => ({ value: eb('value', '+', 1) }))
+          .where('name', '=', 'api_keys')
+          .execute();
       return trx.selectFrom('api_keys').select(COLUMNS).where('id', '=', id).executeTakeFirst();
     });
     verifiedKeysOf(db).byDigest.clear();
@@ -156,7 +169,11 @@ export class KeyStore {
     // Whether the answer came from the cache or the index, the last word is a
     // constant-time comparison of the digests: no path compares them byte by byte.
     if (known) return crypto.timingSafeEqual(known.digest, digest) ? known.record : undefined;
-    const row = await db.kysely.selectFrom('api_keys').select(['hash', ...COLUMNS]).where('hash', '=', hex).executeTakeFirst();
+    const row = await db.kysely
+      .selectFrom('api_keys')
+      .select(['hash', ...COLUMNS])
+      .where('hash', '=', hex)
+      .executeTakeFirst();
     if (!row || !crypto.timingSafeEqual(digestOf(row.hash), digest)) return undefined;
     if (row.revoked_at !== null) return undefined;
     const record = Object.freeze(toRecord(row));

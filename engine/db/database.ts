@@ -58,9 +58,20 @@ export function database(config: Pick<Config, 'dataDir' | 'env'>): Database {
   return opened;
 }
 
-/** The shared database once its migrations are applied. */
-export async function readyDatabase(config: Pick<Config, 'dataDir' | 'env'>): Promise<Database> {
-  const db = database(config);
+/**
+ * What a store is built on: a configuration (the engine's shared database, looked up
+ * per use so one closed by a restart is reopened) or one given database (tests).
+ */
+export type DatabaseSource = Pick<Config, 'dataDir' | 'env'> | Database;
+
+/** The database `source` stands for now. */
+export function databaseOf(source: DatabaseSource): Database {
+  return 'kysely' in source ? source : database(source);
+}
+
+/** The database `source` stands for, once its migrations are applied. */
+export async function readyDatabase(source: DatabaseSource): Promise<Database> {
+  const db = databaseOf(source);
   await db.ready;
   return db;
 }
@@ -143,7 +154,9 @@ function migrated(sqlite: BetterSqlite3.Database): boolean {
 const NUMERIC_OIDS = new Set([pg.types.builtins.INT8, pg.types.builtins.NUMERIC]);
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    NUMERIC_OIDS.has(oid) && format !== 'binary' ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    NUMERIC_OIDS.has(oid) && format !== 'binary'
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
 function openPostgres(url: string): Database {

@@ -161,7 +161,9 @@ async function upgradeLegacySqlite(db: Kysely<any>): Promise<void> {
     await sql`ALTER TABLE tempmail_messages RENAME TO tempmail_messages_legacy`.execute(db);
     await sql`DROP INDEX IF EXISTS tempmail_messages_address`.execute(db);
   } else {
-    await sql`CREATE TABLE tempmail_messages_legacy (id TEXT, address TEXT, sender TEXT, recipient TEXT, subject TEXT, date TEXT, text TEXT, html TEXT, attachments TEXT, size INTEGER, received_at INTEGER)`.execute(db);
+    await sql`CREATE TABLE tempmail_messages_legacy (id TEXT, address TEXT, sender TEXT, recipient TEXT, subject TEXT, date TEXT, text TEXT, html TEXT, attachments TEXT, size INTEGER, received_at INTEGER)`.execute(
+      db,
+    );
   }
 }
 

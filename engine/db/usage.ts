@@ -1,5 +1,4 @@
-import type { Config } from '../config.js';
-import { database, type Database } from './database.js';
+import { databaseOf, type Database, type DatabaseSource } from './database.js';
 
 /**
  * Requests per key, endpoint and UTC day, shared by every instance through the
@@ -41,8 +40,8 @@ export class UsageCounter {
   #flushing?: Promise<void>;
 
   /** On the engine's shared database for `config`, or on one given database (tests). */
-  constructor(source: Pick<Config, 'dataDir' | 'env'> | Database, options: UsageOptions = {}) {
-    this.#db = 'kysely' in source ? () => source : () => database(source);
+  constructor(source: DatabaseSource, options: UsageOptions = {}) {
+    this.#db = () => databaseOf(source);
     this.#flushMs = options.flushMs ?? 1000;
     this.#maxPending = options.maxPending ?? 10_000;
     this.#now = options.now ?? Date.now;
@@ -88,7 +87,9 @@ export class UsageCounter {
         await trx
           .insertInto('usage_daily')
           .values(rows.slice(i, i + 1000))
-          .onConflict((oc) => oc.columns(['key_id', 'day', 'endpoint']).doUpdateSet((eb) => ({ count: eb('usage_daily.count', '+', eb.ref('excluded.count')) })))
+          .onConflict((oc) =>
+            oc.columns(['key_id', 'day', 'endpoint']).doUpdateSet((eb) => ({ count: eb('usage_daily.count', '+', eb.ref('excluded.count')) })),
+          )
           .execute();
       }
     });
@@ -101,7 +102,10 @@ export class UsageCounter {
     await db.ready;
     const rows = await db.kysely
       .selectFrom('usage_daily')
-      .select((eb) => [eb.fn.sum<number>('count').as('total'), eb.fn.sum<number>(eb.case().when('day', '=', today).then(eb.ref('count')).else(0).end()).as('today')])
+      .select((eb) => [
+        eb.fn.sum<number>('count').as('total'),
+        eb.fn.sum<number>(eb.case().when('day', '=', today).then(eb.ref('count')).else(0).end()).as('today'),
+      ])
       .where('key_id', '=', keyId)
       .executeTakeFirst();
     const totals = { today: Number(rows?.today ?? 0), total: Number(rows?.total ?? 0) };

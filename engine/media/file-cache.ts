@@ -1,8 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type { FileStore } from '../storage/files.js';
-import type { Config } from '../config.js';
-import { database, type Database } from '../db/database.js';
+import { databaseOf, type Database, type DatabaseSource } from '../db/database.js';
 import type { MediaFilesTable } from '../db/tables.js';
 
 /**
@@ -41,7 +40,7 @@ export class MediaFileCache {
 
   constructor(
     /** The engine's shared database for this configuration, or one given database (tests). */
-    source: Pick<Config, 'dataDir' | 'env'> | Database,
+    source: DatabaseSource,
     private readonly files: FileStore,
     private readonly ttlS: number,
     private readonly quotaBytes: number,
@@ -49,7 +48,7 @@ export class MediaFileCache {
     private readonly filesBaseUrl: string,
     private readonly now: () => number = Date.now,
   ) {
-    this.source = 'kysely' in source ? () => source : () => database(source);
+    this.source = () => databaseOf(source);
   }
 
   private async db(): Promise<Database['kysely']> {
@@ -92,7 +91,9 @@ export class MediaFileCache {
     const now = this.now();
     const row: Row = { key, name: stored.name, size, created_at: now, expires_at: now + this.ttlS * 1000, meta: JSON.stringify(meta) };
     const { key: _key, ...replaced } = row;
-    await (await this.db())
+    await (
+      await this.db()
+    )
       .insertInto('media_files')
       .values(row)
       .onConflict((oc) => oc.column('key').doUpdateSet(replaced))
@@ -115,7 +116,10 @@ export class MediaFileCache {
     for (const row of expired) removed += await this.drop(row);
     // a file stored under several keys (same bytes) counts once
     const files = db.selectFrom('media_files').select(['name', 'size']).distinct().as('files');
-    const sum = await db.selectFrom(files).select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('t')).executeTakeFirstOrThrow();
+    const sum = await db
+      .selectFrom(files)
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('t'))
+      .executeTakeFirstOrThrow();
     let total = Number(sum.t);
     if (total <= this.quotaBytes) return removed;
     const oldest = await db.selectFrom('media_files').selectAll().orderBy('created_at').execute();

@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
-import type { Config } from '../config.js';
-import { readyDatabase, type Database } from '../db/database.js';
+import { readyDatabase, type Database, type DatabaseSource } from '../db/database.js';
 
 /**
  * Short links in the instance's database (SQLite, or PostgreSQL shared by every
@@ -29,8 +28,8 @@ export class ShortLinkStore {
   readonly #db: () => Promise<Database>;
 
   /** On the engine's shared database for `config`, or on one given database (tests). */
-  constructor(source: Pick<Config, 'dataDir' | 'env'> | Database) {
-    this.#db = 'kysely' in source ? async () => (await source.ready, source) : () => readyDatabase(source);
+  constructor(source: DatabaseSource) {
+    this.#db = () => readyDatabase(source);
   }
 
   /** The link for `url`: an existing random-code link is reused, so shortening twice gives one code. */

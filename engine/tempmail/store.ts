@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
-import type { Config } from '../config.js';
-import { readyDatabase, type Database } from '../db/database.js';
+import { readyDatabase, type Database, type DatabaseSource } from '../db/database.js';
 
 /**
  * Temp mail in the instance's database (SQLite, or PostgreSQL shared by every
@@ -35,8 +34,8 @@ export class TempMailStore {
   readonly #db: () => Promise<Database>;
 
   /** On the engine's shared database for `config`, or on one given database (tests). */
-  constructor(source: Pick<Config, 'dataDir' | 'env'> | Database) {
-    this.#db = 'kysely' in source ? async () => (await source.ready, source) : () => readyDatabase(source);
+  constructor(source: DatabaseSource) {
+    this.#db = () => readyDatabase(source);
   }
 
   /** The database, with expired addresses (and so their messages) gone. */
@@ -77,7 +76,12 @@ export class TempMailStore {
     const id = crypto.randomBytes(9).toString('base64url');
     const { kysely } = await this.#db();
     return kysely.transaction().execute(async (trx) => {
-      const live = await trx.selectFrom('tempmail_addresses').select('address').where('address', '=', address).where('expires_at', '>', Date.now()).executeTakeFirst();
+      const live = await trx
+        .selectFrom('tempmail_addresses')
+        .select('address')
+        .where('address', '=', address)
+        .where('expires_at', '>', Date.now())
+        .executeTakeFirst();
       if (!live) return undefined;
       await trx
         .insertInto('tempmail_messages')

@@ -9,20 +9,30 @@ const contents = (messages: { content: string }[]) => messages.map((m) => m.cont
 for (const dialect of await testDialects(t)) {
   t.test(`${dialect.name}: turns come back oldest first, per key, endpoint and session`, async (t) => {
     const memory = new ConversationMemory(await dialect.open(t));
-    await memory.remember(ai, 's1', [{ role: 'user', content: 'a' }, { role: 'assistant', content: 'b' }]);
-    await memory.remember(ai, 's1', [{ role: 'user', content: 'c' }, { role: 'assistant', content: 'd' }]);
+    await memory.remember(ai, 's1', [
+      { role: 'user', content: 'a' },
+      { role: 'assistant', content: 'b' },
+    ]);
+    await memory.remember(ai, 's1', [
+      { role: 'user', content: 'c' },
+      { role: 'assistant', content: 'd' },
+    ]);
     t.same(contents(await memory.recall(ai, 's1')), ['a', 'b', 'c', 'd']);
     t.same(await memory.recall(ai, 's2'), []);
     t.same(await memory.recall({ ...ai, endpoint: 'GET /api/ai/gpt4o' }, 's1'), [], 'scoped per endpoint');
     t.same(await memory.recall({ ...ai, keyId: 'key_b' }, 's1'), [], 'scoped per key: the same session id under another key is another conversation');
     await memory.remember({ ...ai, keyId: 'key_b' }, 's1', [{ role: 'user', content: 'other' }]);
     t.same(contents(await memory.recall(ai, 's1')), ['a', 'b', 'c', 'd'], 'and writes under another key leave this one alone');
-    t.same(await memory.recall(ai, 's1'), [
-      { role: 'user', content: 'a' },
-      { role: 'assistant', content: 'b' },
-      { role: 'user', content: 'c' },
-      { role: 'assistant', content: 'd' },
-    ], 'roles kept');
+    t.same(
+      await memory.recall(ai, 's1'),
+      [
+        { role: 'user', content: 'a' },
+        { role: 'assistant', content: 'b' },
+        { role: 'user', content: 'c' },
+        { role: 'assistant', content: 'd' },
+      ],
+      'roles kept',
+    );
   });
 
   t.test(`${dialect.name}: bounded: message count, message size and idle time`, async (t) => {
@@ -30,7 +40,11 @@ for (const dialect of await testDialects(t)) {
     let now = 1_000_000;
     const memory = new ConversationMemory(db, { maxMessages: 4, maxChars: 5, maxIdleMs: 1000 }, () => now);
     const scope = { endpoint: 'e', keyId: 'k' };
-    for (const n of [1, 2, 3]) await memory.remember(scope, 's', [{ role: 'user', content: `q${n}` }, { role: 'assistant', content: `answer number ${n}` }]);
+    for (const n of [1, 2, 3])
+      await memory.remember(scope, 's', [
+        { role: 'user', content: `q${n}` },
+        { role: 'assistant', content: `answer number ${n}` },
+      ]);
     t.same(contents(await memory.recall(scope, 's')), ['q2', 'answe', 'q3', 'answe'], 'last 4 kept, each cut to 5 chars');
     const count = async (session?: string) => {
       let query = db.kysely.selectFrom('ai_memory').select((eb) => eb.fn.countAll<number>().as('n'));

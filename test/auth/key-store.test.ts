@@ -136,5 +136,8 @@ t.test('postgres: a remembered key costs one revision read, shared by concurrent
   const answers = await Promise.all(Array.from({ length: 50 }, () => store.verify(created.key)));
   t.ok(answers.every((a) => a?.id === created.id));
   t.ok(queries.length <= 2, `50 concurrent verifies read the revision ${queries.length} time(s)`);
-  t.ok(queries.every((q) => /"revisions"/.test(q)), 'and never the keys table');
+  t.ok(
+    queries.every((q) => /"revisions"/.test(q)),
+    'and never the keys table',
+  );
 });

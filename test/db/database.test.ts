@@ -60,7 +60,11 @@ for (const dialect of dialects) {
     t.teardown(() => db.close());
     await db.ready;
     const applied = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(db.kysely);
-    t.same(applied.rows.map((r) => r.name), MIGRATION_NAMES, 'each migration recorded once');
+    t.same(
+      applied.rows.map((r) => r.name),
+      MIGRATION_NAMES,
+      'each migration recorded once',
+    );
     t.same(await db.kysely.selectFrom('revisions').selectAll().execute(), [{ name: 'api_keys', value: 0 }], 'its data seeded once');
   });
 
@@ -139,7 +143,11 @@ t.test('sqlite: a database made before this layer keeps its state', async (t) =>
     ['first', 'second'],
     'temp mail kept, in arrival order',
   );
-  t.match(await k.selectFrom('ai_memory').selectAll().execute(), [{ key_id: '', content: 'before keys' }], 'memory from before per-key scoping belongs to no key');
+  t.match(
+    await k.selectFrom('ai_memory').selectAll().execute(),
+    [{ key_id: '', content: 'before keys' }],
+    'memory from before per-key scoping belongs to no key',
+  );
   t.match(await k.selectFrom('media_files').selectAll().execute(), [{ key: 'job', name: 'f.mp3' }], 'media index kept');
   const tables = (await k.introspection.getTables()).map((table) => table.name);
   t.notOk(tables.includes('migrations'), 'the old migrations table is gone');

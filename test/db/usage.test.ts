@@ -26,7 +26,10 @@ for (const dialect of await testDialects(t)) {
       { keyId: 'key_a', endpoint: 'GET /api/fun/quote', day: '2026-11-23', count: 100 },
       { keyId: 'key_a', endpoint: 'GET /api/tools/reverse', day: '2026-11-23', count: 1 },
     ]);
-    t.same((await usage.report({ from: '2026-11-24' })).map((r) => r.keyId), ['key_a']);
+    t.same(
+      (await usage.report({ from: '2026-11-24' })).map((r) => r.keyId),
+      ['key_a'],
+    );
     t.same(await usage.totals('key_nobody'), { today: 0, total: 0 });
   });
 

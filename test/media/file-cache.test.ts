@@ -87,7 +87,10 @@ for (const dialect of dialects) {
 
   t.test(`${dialect.name}: a failed production is not cached`, async (t) => {
     const { cache, temp } = await setup(t, dialect);
-    await t.rejects(cache.obtain('bad', async () => Promise.reject(new Error('boom'))), /boom/);
+    await t.rejects(
+      cache.obtain('bad', async () => Promise.reject(new Error('boom'))),
+      /boom/,
+    );
     const ok = await cache.obtain('bad', () => cache.store('bad', temp('fine'), 'mp3', {}));
     t.equal(ok.size, 4);
   });

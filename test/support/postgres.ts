@@ -18,7 +18,8 @@ export interface TestPostgres {
   newDatabase(): Promise<string>;
 }
 
-const MISSING = 'PostgreSQL is not installed: apt-get install -y postgresql (the tests look for initdb and postgres in /usr/lib/postgresql/<version>/bin, or PG_BIN)';
+const MISSING =
+  'PostgreSQL is not installed: apt-get install -y postgresql (the tests look for initdb and postgres in /usr/lib/postgresql/<version>/bin, or PG_BIN)';
 
 function binDir(): string {
   const candidates = process.env.PG_BIN
@@ -68,7 +69,22 @@ export async function startPostgres(t: { teardown(fn: () => unknown): void }): P
   const port = await freePort();
   const child = spawn(
     path.join(bin, 'postgres'),
-    ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'synchronous_commit=off'],
+    [
+      '-D',
+      data,
+      '-p',
+      String(port),
+      '-k',
+      dir,
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'fsync=off',
+      '-c',
+      'full_page_writes=off',
+      '-c',
+      'synchronous_commit=off',
+    ],
     { ...user, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));

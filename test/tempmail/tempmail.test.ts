@@ -10,7 +10,10 @@ import { serve, TEST_KEY } from '../support/serve.js';
 const endpoints = loadEndpoints(path.join(ENDPOINTS_DIR, 'tempgen')).filter((e) => e.adapter.kind === 'tempmail');
 for (const dialect of await testDialects(t)) {
   t.test(dialect.name, async (t) => {
-    const served = await serve({ MAIL_DOMAIN: 'mail.test', TEMPMAIL_MAX_MESSAGES: '3', TEMPMAIL_MAX_MESSAGE_BYTES: '200000', ...(await dialect.env(t)) }, { endpoints });
+    const served = await serve(
+      { MAIL_DOMAIN: 'mail.test', TEMPMAIL_MAX_MESSAGES: '3', TEMPMAIL_MAX_MESSAGE_BYTES: '200000', ...(await dialect.env(t)) },
+      { endpoints },
+    );
     const smtp = await startTempMail({ config: served.engine.config, files: served.engine.files, port: 0 });
     t.teardown(async () => {
       await smtp.close();
@@ -22,7 +25,11 @@ for (const dialect of await testDialects(t)) {
       return { status: res.status, ...(await res.json()) };
     };
     /** The SMTP reply code a send was refused with (0 when it was accepted). */
-    const refusal = (sending: Promise<unknown>) => sending.then(() => 0, (err: { responseCode?: number }) => err.responseCode);
+    const refusal = (sending: Promise<unknown>) =>
+      sending.then(
+        () => 0,
+        (err: { responseCode?: number }) => err.responseCode,
+      );
     const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true });
 
     t.test('a real SMTP message lands in the inbox, parsed, with a hosted attachment', async (t) => {
@@ -63,7 +70,10 @@ for (const dialect of await testDialects(t)) {
       const { result: box } = await api('/api/tempmail/generate', { name: 'limits' });
       for (const n of [1, 2, 3, 4]) await transport.sendMail({ from: 'a@example.com', to: box.email, subject: `m${n}`, text: 'x' });
       const inbox = await api('/api/tempmail/inbox', { email: box.email });
-      t.same(inbox.result.map((m: { subject: string }) => m.subject), ['m4', 'm3', 'm2']);
+      t.same(
+        inbox.result.map((m: { subject: string }) => m.subject),
+        ['m4', 'm3', 'm2'],
+      );
       t.equal(await refusal(transport.sendMail({ from: 'a@example.com', to: box.email, subject: 'big', text: 'x'.repeat(300_000) })), 552);
       t.equal((await api('/api/tempmail/inbox', { email: box.email })).result.length, 3);
     });
@@ -86,4 +96,3 @@ for (const dialect of await testDialects(t)) {
     });
   });
 }
-
