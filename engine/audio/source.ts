@@ -2,16 +2,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { AdapterSetup, Call } from '../adapters/types.js';
-import { invalidParameter, upstreamError } from '../errors.js';
+import { invalidParameter, notFound, upstreamError } from '../errors.js';
 import { captureTool } from '../media/child.js';
 import { ffprobeArgs, parseProbe, type Probe } from '../media/ffmpeg-args.js';
 import { mediaSettings } from '../media/settings.js';
+import { onPath } from '../registry.js';
+import { abortable } from '../abortable.js';
 
 /**
  * A client's audio or video file, named by a URL param: fetched through the SSRF-guarded
  * client into a private temp directory (never piped: an MP4 with its index at the end is
- * not readable from a pipe), then probed with ffprobe so a page, a picture or a file
- * over the duration limit is a 400 before any real work starts.
+ * not readable from a pipe), then probed with ffprobe so a picture or a file over the
+ * duration limit is a 400 before any real work starts. A web page (a YouTube or TikTok
+ * link, a page with an <audio> tag) goes through the downloaders' media pipeline
+ * (yt-dlp behind its SSRF-checked egress proxy, slots, limits and file cache) for its
+ * audio, when yt-dlp is installed.
  */
 export interface AudioSource {
   /** The downloaded file. */
@@ -54,12 +59,14 @@ export async function openAudioSource(setup: AdapterSetup, call: Call, options: 
       maxBytes: AUDIO_MAX_BYTES,
       accept: 'audio/*, video/*;q=0.9, */*;q=0.5',
     });
+    const file = path.join(dir, 'source');
     if (/^text\/html\b/i.test(fetched.contentType ?? '')) {
       fetched.body.destroy();
-      throw invalidParameter(param, 'is a web page, not an audio or video file (pass the link of the file itself)');
+      if (!onPath('yt-dlp', setup.config.env)) throw invalidParameter(param, 'is a web page, not an audio or video file (pass the link of the file itself)');
+      await pageAudio(setup, call, String(call.params[param]), file);
+    } else {
+      await pipeline(fetched.body, fs.createWriteStream(file));
     }
-    const file = path.join(dir, 'source');
-    await pipeline(fetched.body, fs.createWriteStream(file));
     const settings = mediaSettings(setup.config);
     let json: string;
     try {
@@ -77,6 +84,16 @@ export async function openAudioSource(setup: AdapterSetup, call: Call, options: 
     await dispose();
     throw error;
   }
+}
+
+/** The audio of a page, as the downloaders make it (192 kbps MP3, cached by the media pipeline), copied to `file`. */
+async function pageAudio(setup: AdapterSetup, call: Call, url: string, file: string): Promise<void> {
+  const { mediaService } = await import('../media/service.js');
+  // the media job is not the caller's: it finishes and is cached for the next caller, as downloads are
+  const produced = await abortable(mediaService(setup).link(url, { format: 'mp3', quality: '192kbps', target: { kind: 'audio', kbps: 192 } }), call.signal);
+  const stored = await setup.files.open(path.posix.basename(new URL(produced.download_url).pathname));
+  if (!stored) throw notFound('The page\'s audio expired from the media cache; try again');
+  await pipeline(await stored.read(), fs.createWriteStream(file), { signal: call.signal });
 }
 
 /** Channel count of the first audio stream in ffprobe's JSON (parseProbe keeps only what the downloaders need). */

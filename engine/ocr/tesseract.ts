@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { Worker } from 'tesseract.js';
+import { abortable } from '../abortable.js';
 import { onShutdown } from '../shutdown.js';
 
 /**
@@ -142,13 +143,4 @@ export async function recognize(image: Buffer, code: string, signal: AbortSignal
   } finally {
     release(code, warm);
   }
-}
-
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
