@@ -62,3 +62,10 @@ export const upstreamTimeout = (upstream: string, ms: number) =>
 
 export const payloadTooLarge = (limit: number) =>
   new ApiError(413, 'payload_too_large', `The request body is larger than the limit of ${limit} bytes`);
+
+/** Bounded work: the input needed more time, memory or nesting than one request may use. */
+export const tooComplex = (why: string) =>
+  new ApiError(422, 'too_complex', `The input is too complex to process: ${why}; send a smaller or simpler input`);
+
+/** A RangeError from too deep a recursion (deeply nested input to a recursive parser or printer). */
+export const isStackOverflow = (err: unknown) => err instanceof RangeError && /call stack size/i.test(err.message);

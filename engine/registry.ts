@@ -47,6 +47,7 @@ export function checkAdapterConfig(endpoint: Endpoint): AdapterKind {
     const [field, problem] = describe(validate.errors![0]);
     throw new ManifestError(endpoint.file, `adapter.config${field ? `.${field}` : ''}`, problem);
   }
+  endpoint.cost ??= kind.cost;
   const failed = kind.verify?.(endpoint.adapter.config);
   if (failed) throw new ManifestError(endpoint.file, `adapter.config.${failed[0]}`, failed[1]);
   return kind;

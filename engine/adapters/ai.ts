@@ -103,6 +103,7 @@ function listModels(setup: AdapterSetup) {
 
 export const ai: AdapterKind<AiConfig> = {
   kind: 'ai',
+  cost: 'io',
   configSchema,
   unavailable(config, setup) {
     if (config.task === 'models') return undefined;

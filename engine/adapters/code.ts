@@ -1,12 +1,16 @@
 import { HANDLER_NAME, loadHandler, missingHandler } from '../handlers/load.js';
 import { OUTPUT_SHAPE_SCHEMA, toOutput, type OutputShape } from '../handlers/output.js';
 import type { Handler } from '../handlers/types.js';
-import type { AdapterKind } from './types.js';
+import type { AdapterKind, EndpointHandler } from './types.js';
 
 /**
  * Code endpoints: the manifest names its handler module
  * (`engine/handlers/<category>/<name>.ts`, see handlers/types.ts), which is imported
  * on the endpoint's first call. The compile step and lint check that the module exists.
+ * The endpoint's cost class decides where the handler runs: `cost: cpu` handlers run
+ * in the code worker pool (handlers/cpu-pool.ts) with params and options only, under
+ * a wall-clock and memory limit; every other class runs on the event loop with the
+ * call and the adapter setup.
  */
 interface CodeConfig extends OutputShape {
   /** `<category>/<name>` or `<category>/<name>#<export>`. */
@@ -19,6 +23,7 @@ interface CodeConfig extends OutputShape {
 
 export const code: AdapterKind<CodeConfig> = {
   kind: 'code',
+  cost: 'light',
   configSchema: {
     type: 'object',
     additionalProperties: false,
@@ -39,9 +44,15 @@ export const code: AdapterKind<CodeConfig> = {
     const reasons = config.upstreams.map((u) => (setup.upstreams.has(u) ? setup.upstreams.get(u).missing && `${u}: ${setup.upstreams.get(u).missing}` : `unknown upstream ${u}`));
     return reasons.some((r) => !r) ? undefined : reasons.join('; ');
   },
-  async create(config, setup) {
-    const run: Handler = await loadHandler(config.handler);
+  async create(config, setup): Promise<EndpointHandler> {
     const options = Object.freeze({ ...config.options });
+    if (setup.endpoint.cost === 'cpu') {
+      // the module is imported by the pool's workers, never on the event loop
+      const { runPure } = await import('../handlers/cpu-pool.js');
+      const limits = { taskMs: setup.endpoint.limits?.taskMs, env: setup.config?.env };
+      return async (call) => toOutput(await runPure({ handler: config.handler, params: call.params, options }, { ...limits, signal: call.signal }), config, call, setup);
+    }
+    const run: Handler = await loadHandler(config.handler);
     return async (call) => toOutput(await run({ params: call.params, options, call, setup }), config, call, setup);
   },
 };

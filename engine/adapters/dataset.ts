@@ -39,6 +39,7 @@ const random = <T>(list: T[]): T => list[Math.floor(Math.random() * list.length)
 
 export const dataset: AdapterKind<DatasetConfig> = {
   kind: 'dataset',
+  cost: 'light',
   configSchema: {
     type: 'object',
     additionalProperties: false,

@@ -20,6 +20,7 @@ interface EffectConfig {
 
 export const effect: AdapterKind<EffectConfig> = {
   kind: 'effect',
+  cost: 'heavy',
   configSchema: {
     type: 'object',
     additionalProperties: false,

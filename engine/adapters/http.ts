@@ -145,6 +145,7 @@ function capture(patterns: Map<string, RegExp>, params: Record<string, unknown>)
 
 export const http: AdapterKind<HttpConfig> = {
   kind: 'http',
+  cost: 'io',
   configSchema: {
     type: 'object',
     additionalProperties: false,

@@ -21,6 +21,7 @@ interface ImageConfig {
 
 export const image: AdapterKind<ImageConfig> = {
   kind: 'image',
+  cost: 'heavy',
   configSchema: {
     type: 'object',
     additionalProperties: false,

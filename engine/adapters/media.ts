@@ -42,6 +42,7 @@ export function outputSpec(format: 'mp3' | 'mp4', quality: string | undefined): 
 
 export const media: AdapterKind<MediaConfig> = {
   kind: 'media',
+  cost: 'heavy',
   configSchema: {
     type: 'object',
     additionalProperties: false,

@@ -30,6 +30,7 @@ function webUrl(value: string): string {
 
 export const shortener: AdapterKind<ShortenerConfig> = {
   kind: 'shortener',
+  cost: 'io',
   configSchema: {
     type: 'object',
     additionalProperties: false,

@@ -17,6 +17,7 @@ const EXPIRED = 'No such address, or it expired; generate a new one';
 
 export const tempmail: AdapterKind<TempMailConfig> = {
   kind: 'tempmail',
+  cost: 'io',
   configSchema: {
     type: 'object',
     additionalProperties: false,

@@ -18,6 +18,7 @@ interface TransformConfig extends OutputShape {
 
 export const transform: AdapterKind<TransformConfig> = {
   kind: 'transform',
+  cost: 'light',
   configSchema: {
     type: 'object',
     additionalProperties: false,

@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import type { HttpClient } from '../http/client.js';
 import type { UpstreamRegistry } from '../upstreams.js';
 import type { ResultCache } from '../cache.js';
-import type { Endpoint } from '../manifest/types.js';
+import type { CostClass, Endpoint } from '../manifest/types.js';
 import type { FileStore, OpenedFile } from '../storage/files.js';
 import type { Tier } from '../auth/tiers.js';
 
@@ -15,6 +15,8 @@ import type { Tier } from '../auth/tiers.js';
 export interface AdapterKind<C = any> {
   /** The `adapter.kind` value manifests use. */
   kind: string;
+  /** The cost class of its endpoints unless a manifest names one (`cost`). */
+  cost: CostClass;
   /** JSON Schema of `adapter.config`; checked at boot and by `npm run lint:endpoints`. */
   configSchema: object;
   /**

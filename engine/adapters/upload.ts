@@ -14,6 +14,7 @@ interface UploadConfig {
 
 export const upload: AdapterKind<UploadConfig> = {
   kind: 'upload',
+  cost: 'io',
   configSchema: {
     type: 'object',
     additionalProperties: false,

@@ -50,7 +50,7 @@ export function loadRegistryCompiled(root: string, cacheFile: string): CompiledR
 }
 
 function adapterSchemasDigest(): string {
-  const schemas = [...ADAPTERS.values()].map((kind) => [kind.kind, kind.configSchema]);
+  const schemas = [...ADAPTERS.values()].map((kind) => [kind.kind, kind.cost, kind.configSchema]);
   return crypto.createHash('sha256').update(JSON.stringify(schemas)).digest('hex');
 }
 

@@ -12,6 +12,7 @@ export interface Manifest {
   params?: Record<string, ParamSpec>;
   adapter: { kind: string; config?: Record<string, unknown> };
   response?: ResponseKind;
+  cost?: CostClass;
   resultSchema?: object;
   limits?: Limits;
   requires?: { env?: string[]; bin?: string[] };
@@ -23,6 +24,8 @@ export interface Manifest {
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type BodyType = 'json' | 'form' | 'multipart';
 export type ResponseKind = 'json' | 'binary' | 'streamable';
+/** How an endpoint's work weighs on the server (see manifest.schema.json `cost`). */
+export type CostClass = 'light' | 'io' | 'cpu' | 'heavy';
 export type ParamSource = 'query' | 'body' | 'path' | 'file';
 export const CATEGORIES = ['ai', 'download', 'tools', 'search', 'effects', 'fun', 'sports', 'checker', 'tempgen'] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -43,6 +46,7 @@ export interface Limits {
   concurrency?: number;
   queue?: number;
   bodyBytes?: number;
+  taskMs?: number;
 }
 
 export interface Fixture {
@@ -91,6 +95,8 @@ export interface Endpoint {
   params: Record<string, Required<Pick<ParamSpec, 'in' | 'required' | 'aliases'>> & ParamSpec>;
   adapter: { kind: string; config: Record<string, unknown> };
   response: ResponseKind;
+  /** The manifest's cost class; when it names none, the adapter kind's default, filled in when adapter configs are checked (registry.ts). */
+  cost?: CostClass;
   resultSchema?: object;
   limits: Required<Pick<Limits, 'timeoutMs' | 'cacheTtl'>> & Limits;
   requires: { env: string[]; bin: string[] };

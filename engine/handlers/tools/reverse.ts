@@ -1,10 +1,9 @@
-import { handler } from '../types.js';
-
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+import { pureHandler } from '../types.js';
+import { segments } from '../../tools/text/segments.js';
 
 /** /api/tools/reverse: reversed by grapheme, so emoji and combining marks stay whole. */
-export default handler<{ text: string }>(({ params }) => {
+export default pureHandler<{ text: string }>(({ params }) => {
   const parts: string[] = [];
-  for (const { segment } of graphemes.segment(params.text)) parts.push(segment);
+  for (const { segment } of segments(params.text, 'grapheme')) parts.push(segment);
   return parts.reverse().join('');
 });

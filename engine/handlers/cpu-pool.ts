@@ -1,0 +1,52 @@
+import { BoundedPool, positiveInt } from '../workers/pool.js';
+import { siblingModule } from '../root.js';
+import { onShutdown } from '../shutdown.js';
+import { FileOutput } from './types.js';
+import type { CpuResult, CpuTask } from './cpu-task.js';
+
+/**
+ * The code pool: one process-wide BoundedPool in which every `cost: cpu` handler runs
+ * (text tools, regex, diff, parsers, QR decoding…), so no input can stall the event
+ * loop. Sized and limited from the environment, read when the pool starts:
+ * CPU_THREADS (default: cores), CPU_QUEUE (waiting tasks, default 8 per thread),
+ * CPU_TASK_MS (wall-clock limit per task, default 5000 — a backstop behind the
+ * input limits, generous because a loaded host stretches wall-clock time; an endpoint's
+ * `limits.taskMs` overrides it) and CPU_TASK_MEMORY_MB (V8 heap per worker, default 256).
+ */
+export const DEFAULT_TASK_MS = 5000;
+
+let pool: BoundedPool | undefined;
+
+export function cpuPool(env: Readonly<Record<string, string | undefined>> = {}): BoundedPool {
+  if (!pool) {
+    const memory = positiveInt(env.CPU_TASK_MEMORY_MB) ?? 256;
+    pool = new BoundedPool({
+      filename: siblingModule(import.meta.url, 'cpu-worker'),
+      name: 'The text and code tools',
+      threads: positiveInt(env.CPU_THREADS),
+      queue: positiveInt(env.CPU_QUEUE),
+      taskMs: positiveInt(env.CPU_TASK_MS) ?? DEFAULT_TASK_MS,
+      resourceLimits: { maxOldGenerationSizeMb: memory, maxYoungGenerationSizeMb: Math.min(64, Math.ceil(memory / 8)), stackSizeMb: 4 },
+    });
+    onShutdown(closeCpuPool);
+  }
+  return pool;
+}
+
+/** Run a pure handler (`<category>/<name>[#export]`) in the pool; a generated file comes back as a FileOutput. */
+export async function runPure(task: CpuTask, options: { signal?: AbortSignal; taskMs?: number; env?: Readonly<Record<string, string | undefined>> } = {}): Promise<unknown> {
+  const result = await cpuPool(options.env).run<CpuResult>(task, options);
+  if ('file' in result) {
+    const { data, ext, contentType } = result.file;
+    // Buffers arrive as plain Uint8Arrays after the structured clone
+    return new FileOutput(Buffer.from(data.buffer, data.byteOffset, data.byteLength), ext, contentType);
+  }
+  return result.value;
+}
+
+/** Stops the workers (server shutdown, end of a test file). */
+export async function closeCpuPool(): Promise<void> {
+  const p = pool;
+  pool = undefined;
+  await p?.close();
+}
