@@ -4,7 +4,7 @@ import { SMTPServer, type SMTPServerDataStream } from 'smtp-server';
 import { simpleParser, type AddressObject } from 'mailparser';
 import type { Config } from '../config.js';
 import type { FileStore } from '../storage/files.js';
-import { sanitize } from '../tools/operations/markup.js';
+import { sanitize } from '../tools/html/sanitize.js';
 import { tempMailSettings } from './settings.js';
 import { TempMailStore } from './store.js';
 

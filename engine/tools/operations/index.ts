@@ -16,10 +16,6 @@ function from<M extends Record<K, Operation>, K extends string>(load: () => Prom
 const encoding = () => import('./encoding.js');
 const hashing = () => import('./hashing.js');
 const identifiers = () => import('./identifiers.js');
-const jsonOps = () => import('./json.js');
-const minify = () => import('./minify.js');
-const markup = () => import('./markup.js');
-const regex = () => import('./regex.js');
 const cron = () => import('./cron.js');
 const time = () => import('./time.js');
 const colour = () => import('./colour.js');
@@ -56,18 +52,6 @@ export const OPERATIONS: Readonly<Record<string, OperationLoader>> = Object.free
   ulid: from(identifiers, 'ulidId'),
   nanoid: from(identifiers, 'nanoidId'),
   password: from(identifiers, 'password'),
-  'json-format': from(jsonOps, 'jsonFormat'),
-  'json-minify': from(jsonOps, 'jsonMinify'),
-  'json-to-yaml': from(jsonOps, 'jsonToYaml'),
-  'yaml-to-json': from(jsonOps, 'yamlToJson'),
-  'minify-js': from(minify, 'minifyJs'),
-  'minify-css': from(minify, 'minifyCss'),
-  'minify-html': from(minify, 'minifyHtml'),
-  beautify: from(minify, 'beautify'),
-  'markdown-to-html': from(markup, 'markdownToHtml'),
-  'sanitize-html': from(markup, 'sanitizeOperation'),
-  'html-to-text': from(markup, 'htmlToText'),
-  regex: from(regex, 'regexTest'),
   'cron-explain': from(cron, 'cronExplain'),
   'cron-next': from(cron, 'cronNext'),
   timestamp: from(time, 'timestamp'),
@@ -76,10 +60,8 @@ export const OPERATIONS: Readonly<Record<string, OperationLoader>> = Object.free
   'colour-palette': from(colour, 'colourPalette'),
   'colour-contrast': from(colour, 'colourContrast'),
   lorem: from(text, 'loremIpsum'),
-  diff: from(text, 'textDiff'),
   'change-case': from(text, 'changeCaseOperation'),
   slugify: from(text, 'slugify'),
-  'word-count': from(text, 'wordCount'),
   fancy: from(fancy, 'fancyText'),
   'user-agent': from(web, 'userAgent'),
   'request-info': from(web, 'requestInfo'),
@@ -99,7 +81,6 @@ export const OPERATIONS: Readonly<Record<string, OperationLoader>> = Object.free
   'check-json': from(checkers, 'json'),
   'password-strength': from(passwordStrength, 'passwordStrength'),
   'qr-make': from(qr, 'qrMake'),
-  'qr-read': from(qr, 'qrRead'),
   obfuscate: from(obfuscate, 'obfuscate'),
   carbon: from(carbon, 'carbon'),
   'html-obfuscate': from(htmlObfuscate, 'htmlObfuscate'),

@@ -1,11 +1,13 @@
 import vm from 'node:vm';
 import { invalidParameter } from '../../errors.js';
-import type { Operation } from './types.js';
+import { pureHandler } from '../types.js';
 
 /**
- * Regex tester. The match runs inside a vm context with a time limit: V8 aborts a
- * catastrophically backtracking pattern (e.g. ^(a+)+$ on "aaaa…!") after
- * `timeoutMs` instead of hanging the event loop.
+ * /api/tools/regex. The handler runs in the code pool (cost: cpu), whose wall-clock
+ * limit terminates any runaway task; inside it the match also runs in a vm context
+ * with its own, shorter time limit, so a catastrophically backtracking pattern
+ * (e.g. ^(a+)+$ on "aaaa…!") is stopped without losing the worker and answers a 400
+ * that names the pattern.
  */
 const MATCH_ALL = `(() => {
   const re = new RegExp(pattern, flags.includes('g') ? flags : flags + 'g');
@@ -18,14 +20,14 @@ const MATCH_ALL = `(() => {
 })()`;
 const script = new vm.Script(MATCH_ALL);
 
-export const regexTest: Operation = ({ params, options }) => {
+export default pureHandler<{ pattern: string; flags: string; text: string; limit: number }>(({ params, options }) => {
   const { pattern, flags, text } = params;
   try {
     new RegExp(pattern, flags);
   } catch (err) {
     throw invalidParameter('pattern', (err as Error).message);
   }
-  const timeout = options.timeoutMs ?? 1000;
+  const timeout: number = options.timeoutMs ?? 1000;
   let json: string;
   try {
     json = script.runInNewContext({ pattern, flags, text, limit: params.limit }, { timeout });
@@ -37,4 +39,4 @@ export const regexTest: Operation = ({ params, options }) => {
   }
   const matches = JSON.parse(json);
   return { matched: matches.length > 0, count: matches.length, matches };
-};
+});
