@@ -2,14 +2,15 @@ import os from 'node:os';
 import { MessageChannel, type ResourceLimits } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { ApiError, overloaded, tooComplex } from '../errors.js';
-import { TASK_STARTED, fromWire, type TaskEnvelope, type WireOutcome } from './task.js';
+import { TASK_PICKED, TASK_STARTED, fromWire, type TaskEnvelope, type WireOutcome } from './task.js';
 
 /**
  * A bounded worker-thread pool (piscina) for work that would block the event loop.
  * What makes it bounded: a queue limit (503 `overloaded` beyond it), a wall-clock
- * limit per task counted from the moment a worker starts it (the worker is
- * terminated and replaced, and the caller gets 422 `too_complex`), a queue-wait limit
- * (503 `overloaded` when no worker took the task in time), and V8 heap and stack
+ * limit per task counted from the moment a worker starts it, after loading its modules
+ * (the worker is terminated and replaced, and the caller gets 422 `too_complex`), a
+ * queue-wait limit (503 `overloaded` when no worker took the task in time, once the
+ * pool is warm), and V8 heap and stack
  * limits per worker (a task that exceeds them kills only its worker: 422).
  * Workers export their entry through `boundedTask` (task.ts), which reports the start
  * and carries ApiErrors across the thread boundary with their status and code.
@@ -49,6 +50,8 @@ export class BoundedPool {
   /** Tasks running or waiting at most (threads + queue): counted here, as piscina's maxQueue does not count tasks that carry an AbortSignal. */
   private readonly capacity: number;
   private inFlight = 0;
+  /** A worker has picked up a task: from then on, waiting in the queue is limited. */
+  private warm = false;
 
   constructor(private readonly options: BoundedPoolOptions) {
     this.threads = options.threads ?? Math.max(1, os.availableParallelism());
@@ -84,14 +87,19 @@ export class BoundedPool {
       why ??= error;
       stop.abort(error);
     };
-    // waiting for a worker: limited, so a flood is refused instead of piling up
-    let timer = setTimeout(() => fail(overloaded(`${this.options.name} are busy`)), queueWaitMs);
+    // waiting for a worker: limited, so a flood is refused instead of piling up; not
+    // counted before any worker has started (a cold start on a busy host is no flood)
+    let timer = this.warm ? setTimeout(() => fail(overloaded(`${this.options.name} are busy`)), queueWaitMs) : undefined;
     const { port1, port2 } = new MessageChannel();
-    port1.once('message', (message) => {
-      if (message !== TASK_STARTED) return;
-      clearTimeout(timer);
-      timer = setTimeout(() => fail(tooComplex(`the work took longer than ${taskMs} ms`)), taskMs);
-      port1.close();
+    port1.on('message', (message) => {
+      if (message === TASK_PICKED) {
+        // loading the task's modules is ours: bounded by the caller's deadline only
+        this.warm = true;
+        clearTimeout(timer);
+      } else if (message === TASK_STARTED) {
+        timer = setTimeout(() => fail(tooComplex(`the work took longer than ${taskMs} ms`)), taskMs);
+        port1.close();
+      }
     });
     const onCallerAbort = () => stop.abort(options.signal!.reason);
     if (options.signal?.aborted) onCallerAbort();

@@ -10,6 +10,7 @@ import { ApiError, isStackOverflow, tooComplex } from '../errors.js';
  * the work keeps its status, code and details (a clone would keep only the message),
  * and a stack overflow (deeply nested input) is the caller's 422, not a crash.
  */
+export const TASK_PICKED = 'picked';
 export const TASK_STARTED = 'started';
 
 export interface TaskEnvelope {
@@ -33,6 +34,7 @@ export function boundedTask<T, P = undefined>(
   prepare?: (task: T) => P | Promise<P>,
 ): (envelope: TaskEnvelope) => Promise<WireOutcome> {
   return async ({ task, port }) => {
+    port.postMessage(TASK_PICKED);
     let prepared: P;
     try {
       prepared = (await prepare?.(task as T)) as P;
