@@ -1,6 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { captureTool } from '../media/child.js';
 import { binaryPath, onPath } from '../registry.js';
 
 /**
@@ -25,13 +25,13 @@ const FESTIVAL_VOICES = '/usr/share/festival/voices';
 const FESTIVAL_LANGUAGES: Record<string, string> = { us: 'en-us', english: 'en-gb', spanish: 'es', welsh: 'cy', finnish: 'fi', czech: 'cs', russian: 'ru', italian: 'it' };
 const SAFE_NAME = /^[A-Za-z0-9_.+-]{1,64}$/;
 
-function festivalVoices(env: Readonly<Record<string, string>>): Voice[] {
+async function festivalVoices(env: Readonly<Record<string, string>>): Promise<Voice[]> {
   if (!onPath('text2wave', env) || !fs.existsSync(FESTIVAL_VOICES)) return [];
   const voices: Voice[] = [];
-  for (const language of fs.readdirSync(FESTIVAL_VOICES)) {
+  for (const language of await fs.promises.readdir(FESTIVAL_VOICES)) {
     const dir = path.join(FESTIVAL_VOICES, language);
-    if (!fs.statSync(dir).isDirectory()) continue;
-    for (const name of fs.readdirSync(dir)) {
+    if (!(await fs.promises.stat(dir)).isDirectory()) continue;
+    for (const name of await fs.promises.readdir(dir)) {
       if (!SAFE_NAME.test(name)) continue;
       // cmu_us_slt_arctic_hts -> slt: the speaker, as flite names the same voices
       const short = /^cmu_[a-z]+_([a-z]+)_/.exec(name)?.[1] ?? name;
@@ -41,9 +41,13 @@ function festivalVoices(env: Readonly<Record<string, string>>): Voice[] {
   return voices;
 }
 
-function fliteVoices(env: Readonly<Record<string, string>>): Voice[] {
+/** A listing command's output; a tool that fails to list contributes no voices rather than failing speech. */
+const listing = (bin: string, args: string[], env: Readonly<Record<string, string>>): Promise<string> =>
+  captureTool(binaryPath(bin, env), args, { signal: AbortSignal.timeout(10_000), maxBytes: 1024 * 1024 }).catch(() => '');
+
+async function fliteVoices(env: Readonly<Record<string, string>>): Promise<Voice[]> {
   if (!onPath('flite', env)) return [];
-  const out = execFileSync(binaryPath('flite', env), ['-lv'], { encoding: 'utf8', timeout: 5000 });
+  const out = await listing('flite', ['-lv'], env);
   // "Voices available: kal awb_time kal16 awb rms slt"; awb_time only says the time
   return (out.split(':')[1] ?? '')
     .trim()
@@ -52,9 +56,9 @@ function fliteVoices(env: Readonly<Record<string, string>>): Voice[] {
     .map((name) => ({ id: `flite-${name}`, engine: 'flite', language: 'en-us', name }));
 }
 
-function espeakVoices(env: Readonly<Record<string, string>>): Voice[] {
+async function espeakVoices(env: Readonly<Record<string, string>>): Promise<Voice[]> {
   if (!onPath('espeak-ng', env)) return [];
-  const out = execFileSync(binaryPath('espeak-ng', env), ['--voices'], { encoding: 'utf8', timeout: 5000 });
+  const out = await listing('espeak-ng', ['--voices'], env);
   const voices: Voice[] = [];
   const seen = new Set<string>();
   for (const line of out.split('\n').slice(1)) {
@@ -67,14 +71,14 @@ function espeakVoices(env: Readonly<Record<string, string>>): Voice[] {
   return voices;
 }
 
-const discovered = new Map<string, Voice[]>();
+const discovered = new Map<string, Promise<Voice[]>>();
 
-/** Every installed voice, best first within a language (Festival, then flite, then espeak-ng). */
-export function localVoices(env: Readonly<Record<string, string>>): Voice[] {
+/** Every installed voice, best first within a language (Festival, then flite, then espeak-ng); listed once per PATH, off the event loop. */
+export function localVoices(env: Readonly<Record<string, string>>): Promise<Voice[]> {
   const key = env.PATH ?? '';
   let voices = discovered.get(key);
   if (!voices) {
-    voices = [...festivalVoices(env), ...fliteVoices(env), ...espeakVoices(env)];
+    voices = Promise.all([festivalVoices(env), fliteVoices(env), espeakVoices(env)]).then((lists) => lists.flat());
     discovered.set(key, voices);
   }
   return voices;

@@ -24,7 +24,7 @@ interface Params {
 export default handler<Params>(async ({ params, call, setup }) => {
   const env = setup.config.env;
   const remote = speechConfigured(setup);
-  const voices = localVoices(env);
+  const voices = await localVoices(env);
   let local: Voice | undefined;
   if (params.voice) {
     local = voices.find((v) => v.id === params.voice!.toLowerCase());
