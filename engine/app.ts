@@ -63,8 +63,8 @@ export function createEngine(options: EngineOptions): Engine {
     ? undefined
     : loadRegistryCompiled(endpointsDir, endpointsDir === ENDPOINTS_DIR ? COMPILED_REGISTRY : path.join(config.dataDir, 'cache', 'registry.json'));
   const endpoints = options.endpoints ?? compiled!.endpoints;
-  const upstreams = new UpstreamRegistry(options.upstreamSpecs ?? compiled?.upstreams ?? loadUpstreamSpecs(path.join(endpointsDir, 'upstreams')), config.env);
   const http = createHttpClient(config);
+  const upstreams = new UpstreamRegistry(options.upstreamSpecs ?? compiled?.upstreams ?? loadUpstreamSpecs(path.join(endpointsDir, 'upstreams')), config.env, http);
   const cache = createResultCache(config, logger);
   const files = createFileStore(config, logger);
   const registry = buildRegistry(endpoints, (endpoint) => ({ config, endpoint, manifestDir: endpoint.dir, http, upstreams, cache, files }), { eager: options.eager, checked: compiled !== undefined && !options.eager });

@@ -5,6 +5,36 @@ import schema from './upstreams.schema.json' with { type: 'json' };
 import type { ValidateFunction } from 'ajv';
 import { ManifestError, describe, schemaAjv } from './manifest/load.js';
 import type { Sources } from './manifest/sources.js';
+import type { BufferedBody, HttpClient, StreamedBody, UpstreamRequest } from './http/client.js';
+import { unavailable } from './errors.js';
+
+/** An upstream's default budget for one call, retries included, when its spec names none. */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 8000;
+
+/**
+ * One call to a named upstream: the registry owns the base URL, the spec's headers and
+ * query (keys), the timeout policy and the reason it cannot be called; the caller says
+ * only what differs per call.
+ */
+export interface UpstreamCall {
+  /** Appended to the base URL; starts with `/` (encode path segments yourself). */
+  path?: string;
+  method?: UpstreamRequest['method'];
+  /** Merged over the spec's query; undefined values are left out. */
+  query?: Record<string, string | number | boolean | undefined>;
+  /** Merged over the spec's headers. */
+  headers?: Record<string, string>;
+  json?: unknown;
+  form?: Record<string, string>;
+  body?: string | Buffer;
+  signal?: AbortSignal;
+  /** Budget for this call; default the spec's `timeoutMs` (else 8 s). */
+  timeoutMs?: number;
+  maxBytes?: number;
+  retries?: number;
+  /** Another origin of the same service (e.g. a plan-specific host); default the configured base URL. */
+  baseUrl?: string;
+}
 
 /** An upstream as declared in endpoints/upstreams/<name>.yaml. */
 export interface UpstreamSpec {
@@ -73,7 +103,12 @@ function fillAll(map: Record<string, string> | undefined, env: Readonly<Record<s
 export class UpstreamRegistry {
   private readonly byName = new Map<string, Upstream>();
 
-  constructor(specs: UpstreamSpec[], env: Readonly<Record<string, string>>) {
+  /** `http` makes the calls (`call`, `text`, `buffer`, `stream`); without it the registry only describes upstreams. */
+  constructor(
+    specs: UpstreamSpec[],
+    env: Readonly<Record<string, string>>,
+    private readonly http?: HttpClient,
+  ) {
     for (const spec of specs) {
       const baseUrl = (env[spec.baseUrl.env] ?? spec.baseUrl.default ?? '').replace(/\/+$/, '');
       const unset = [...(baseUrl ? [] : [spec.baseUrl.env]), ...(spec.requires ?? []).filter((v) => env[v] === undefined)];
@@ -99,5 +134,58 @@ export class UpstreamRegistry {
 
   all(): Upstream[] {
     return [...this.byName.values()];
+  }
+
+  /** Why `name` cannot be called here (an unset variable, or no such upstream), or undefined when it can. */
+  unavailable(name: string): string | undefined {
+    const upstream = this.byName.get(name);
+    if (!upstream) return `unknown upstream ${name}`;
+    return upstream.missing && `${name}: ${upstream.missing}`;
+  }
+
+  /** The JSON answer of one call (502/504 on failure, 503 when the upstream is not configured). */
+  call<T = unknown>(name: string, request: UpstreamCall = {}): Promise<T> {
+    return this.client().upstreamJson<T>(this.request(name, request));
+  }
+
+  /** The body as text, in the charset the response declares. */
+  text(name: string, request: UpstreamCall = {}): Promise<string> {
+    return this.client().upstreamText(this.request(name, request));
+  }
+
+  buffer(name: string, request: UpstreamCall = {}): Promise<BufferedBody> {
+    return this.client().upstreamBuffer(this.request(name, request));
+  }
+
+  stream(name: string, request: UpstreamCall = {}): Promise<StreamedBody> {
+    return this.client().upstreamStream(this.request(name, request));
+  }
+
+  /** The full request for one call: URL, merged headers and query, the timeout policy. */
+  request(name: string, call: UpstreamCall): UpstreamRequest {
+    const why = this.unavailable(name);
+    if (why) throw unavailable(why);
+    const upstream = this.byName.get(name)!;
+    const query: Record<string, string | number | boolean> = { ...upstream.query };
+    for (const [key, value] of Object.entries(call.query ?? {})) if (value !== undefined) query[key] = value;
+    return {
+      upstream: name,
+      url: (call.baseUrl?.replace(/\/+$/, '') ?? upstream.baseUrl) + (call.path ?? ''),
+      method: call.method,
+      searchParams: Object.keys(query).length ? query : undefined,
+      headers: call.headers ? { ...upstream.headers, ...call.headers } : upstream.headers,
+      json: call.json,
+      form: call.form,
+      body: call.body,
+      timeoutMs: call.timeoutMs ?? upstream.spec.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
+      signal: call.signal,
+      maxBytes: call.maxBytes,
+      retries: call.retries,
+    };
+  }
+
+  private client(): HttpClient {
+    if (!this.http) throw new Error('this upstream registry has no HTTP client (describe-only)');
+    return this.http;
   }
 }

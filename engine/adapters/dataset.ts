@@ -91,13 +91,10 @@ function matches(item: unknown, filter: Record<string, string>, params: Record<s
 }
 
 function liveSource(live: NonNullable<DatasetConfig['live']>, setup: AdapterSetup) {
-  const upstream = setup.upstreams.get(live.upstream);
-  if (upstream.missing) return undefined;
+  if (setup.upstreams.unavailable(live.upstream)) return undefined;
   const toResult = compileMapping(live.result);
-  const timeoutMs = live.timeoutMs ?? upstream.spec.timeoutMs ?? 5000;
   return async (params: Record<string, unknown>, signal: AbortSignal) => {
-    const url = upstream.baseUrl + String(fillTemplate(live.path, { params, env: setup.config.env }));
-    const data = await setup.http.upstreamJson({ upstream: live.upstream, url, headers: upstream.headers, searchParams: upstream.query, timeoutMs, signal });
-    return toResult(data);
+    const path = String(fillTemplate(live.path, { params, env: setup.config.env }));
+    return toResult(await setup.upstreams.call(live.upstream, { path, timeoutMs: live.timeoutMs, signal }));
   };
 }

@@ -1,0 +1,47 @@
+import t from 'tap';
+import { loadConfig } from '../../engine/config.js';
+import { createHttpClient } from '../../engine/http/client.js';
+import { UpstreamRegistry, type UpstreamSpec } from '../../engine/upstreams.js';
+import { serve } from './local-server.js';
+
+const config = loadConfig({ PUBLIC_BASE_URL: 'https://api.manifold.test' });
+const http = createHttpClient(config, { retryBaseMs: 20 });
+
+t.test('one object builds every upstream call: base URL, keys, merged query and headers, timeout policy', async (t) => {
+  const server = await serve(t, (req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      if (req.url!.includes('/slow')) return void setTimeout(() => res.end('{}'), 1500);
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ method: req.method, url: req.url, headers: req.headers, body }));
+    });
+  });
+  const specs: UpstreamSpec[] = [
+    { name: 'svc', description: 'a service', baseUrl: { env: 'SVC_URL' }, requires: ['SVC_KEY'], headers: { Authorization: 'Bearer ${SVC_KEY}' }, query: { key: '${SVC_KEY}' }, timeoutMs: 300 },
+    { name: 'keyless', description: 'no key', baseUrl: { env: 'KEYLESS_URL', default: `${server.origin}/` } },
+    { name: 'off', description: 'not configured', baseUrl: { env: 'OFF_URL' }, requires: ['OFF_KEY'] },
+  ];
+  const upstreams = new UpstreamRegistry(specs, { SVC_URL: `${server.origin}/v1/`, SVC_KEY: 'k1' }, http);
+
+  type Echo = { method: string; url: string; headers: Record<string, string>; body: string };
+  const get = await upstreams.call<Echo>('svc', { path: '/search', query: { q: 'a b', page: 2, skip: undefined }, headers: { 'x-extra': '1' } });
+  t.equal(get.url, '/v1/search?key=k1&q=a+b&page=2', 'base URL without its trailing slash, the spec query (key) then the call query');
+  t.equal(get.headers.authorization, 'Bearer k1', 'the spec headers');
+  t.equal(get.headers['x-extra'], '1', 'merged with the call headers');
+  const post = await upstreams.call<Echo>('keyless', { path: '/echo', method: 'POST', json: { a: 1 } });
+  t.same([post.method, post.url, JSON.parse(post.body)], ['POST', '/echo', { a: 1 }]);
+  t.equal(await upstreams.text('keyless', { path: '/t' }).then((text) => JSON.parse(text).url), '/t');
+  t.equal((await upstreams.buffer('keyless', { path: '/b' })).body.length > 0, true);
+
+  // the spec's timeout is the default budget; a call may set its own
+  await t.rejects(upstreams.call('svc', { path: '/slow', retries: 0 }), { status: 504, code: 'upstream_timeout' });
+  t.same(await upstreams.call('svc', { path: '/slow', timeoutMs: 5000 }), {});
+
+  t.equal(upstreams.unavailable('svc'), undefined);
+  t.equal(upstreams.unavailable('off'), 'off: OFF_URL, OFF_KEY not set');
+  t.equal(upstreams.unavailable('nope'), 'unknown upstream nope');
+  await t.rejects(async () => upstreams.call('off', { path: '/x' }), { status: 503, code: 'unavailable', message: /OFF_URL, OFF_KEY not set/ });
+  t.equal(upstreams.request('svc', {}).timeoutMs, 300);
+  t.equal(upstreams.request('keyless', {}).timeoutMs, 8000, 'no spec timeout: the default');
+});
