@@ -12,6 +12,10 @@ import { apertiumFor } from '../../engine/translate/apertium.js';
 import { describePairs, detectSource, findPair, sourcesInto } from '../../engine/translate/apertium-pairs.js';
 import { parseLanguage } from '../../engine/translate/languages.js';
 import { shutdownAll } from '../../engine/shutdown.js';
+import { ENDPOINTS_DIR } from '../../engine/app.js';
+import { loadEndpoints } from '../../engine/manifest/load.js';
+import { serve, TEST_KEY } from '../support/serve.js';
+import path from 'node:path';
 
 const config = loadConfig({ PATH: process.env.PATH!, DATA_DIR: '/tmp/manifold-apertium-test', LOG_REQUESTS: '0' });
 const http = createHttpClient(config);
@@ -61,4 +65,18 @@ t.test('a server that died is started again', async (t) => {
   for (let i = 0; i < 40 && liveChildren().includes(first); i++) await new Promise((r) => setTimeout(r, 50));
   t.equal(await server.translate('Hello', { from: 'eng', to: 'spa' }, signal, 20_000), 'Hola');
   t.not(liveChildren()[0], first, 'a new server');
+});
+
+t.test('closing the engine stops its Apertium server and pipelines', async (t) => {
+  await server.close();
+  const endpoints = loadEndpoints(path.join(ENDPOINTS_DIR, 'tools')).filter((e) => e.path === '/api/tools/translate');
+  const served = await serve({}, { endpoints });
+  const answer = await (await fetch(`${served.url}/api/tools/translate?text=I+like+green+apples.&lang=es`, { headers: { 'x-api-key': TEST_KEY } })).json();
+  t.equal(answer.result, 'Me gustan las manzanas verdes.');
+  const [apy] = liveChildren();
+  const members = group(apy);
+  t.ok(members.length > 3, 'APY and a pipeline were running');
+  await served.close();
+  t.same(liveChildren(), [], 'no managed child left');
+  for (const pid of members) t.match(state(pid), /^(|Z.*)$/, `process ${pid} is not running`);
 });

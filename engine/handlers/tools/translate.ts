@@ -36,9 +36,9 @@ export default handler<Params>(async ({ params, call, setup }) => {
   const unsupported = (param: string) =>
     invalidParameter(param, `Apertium here translates ${describePairs(pairs)}; ${OTHER_SERVICES}`);
   if (!candidates.length && !(from && iso3({ base: from.base }) === iso3({ base: to.base }))) throw unsupported('lang');
-  const source = from ? iso3({ base: from.base }) : await detectSource(params.text, [...candidates, iso3({ base: to.base })]);
-  // already in the target language: nothing to translate
-  if (source === iso3({ base: to.base })) return params.text;
+  // the target is no candidate: franc takes short texts for the wrong language too often, and an untranslated answer is the worse mistake
+  const source = from ? iso3({ base: from.base }) : await detectSource(params.text, candidates);
+  if (source === iso3({ base: to.base })) return params.text; // from = lang: nothing to translate
   const pair = findPair(pairs, source, to);
   if (!pair) throw unsupported(from ? 'from' : 'lang');
   return apertium.translate(params.text, pair, call.signal, timeoutMs);
