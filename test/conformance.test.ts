@@ -39,6 +39,8 @@ const dnsFixtures = await startFixtureDns();
 const whoisFixtures = await startFixtureWhois();
 // every lookup stays on this host: an example that unsets WHOIS_SERVER runs the IANA discovery against the fixture server
 const baseEnv: Record<string, string> = { DNS_SERVERS: dnsFixtures.address, WHOIS_SERVER: whoisFixtures.address, WHOIS_IANA_SERVER: whoisFixtures.address };
+// test/conformance-postgres.test.ts runs this whole suite once more with the state in PostgreSQL
+if (process.env.CONFORMANCE_DATABASE_URL) baseEnv.DATABASE_URL = process.env.CONFORMANCE_DATABASE_URL;
 for (const spec of upstreamSpecs) {
   baseEnv[spec.baseUrl.env] = fixtures.base(spec.name);
   for (const name of spec.requires ?? []) baseEnv[name] = `fixture-${name.toLowerCase()}`;
