@@ -11,8 +11,12 @@ import { transform } from 'esbuild';
 import { BUILD_DIR, ENGINE_DIR, engineSources, recordBuilt } from './engine-sources.mjs';
 import { COMPILED_REGISTRY, ENDPOINTS_DIR } from '../engine/app.js';
 import { loadRegistryCompiled } from '../engine/manifest/compiled.js';
+import { writeHandlerParamTypes } from './handler-params.js';
 
 const OUT = path.join(BUILD_DIR, 'engine');
+const { endpoints } = loadRegistryCompiled(ENDPOINTS_DIR, COMPILED_REGISTRY);
+// handlers' param types from the manifests, before the sources are listed (the file is one of them)
+const typesChanged = await writeHandlerParamTypes(endpoints);
 const sources = engineSources();
 const wanted = new Set<string>();
 let written = 0;
@@ -27,8 +31,7 @@ for (const rel of Object.keys(sources)) {
 const removed = removeStale(OUT, wanted);
 // the stamp last: a build that stopped half-way stays stale for `npm start`
 recordBuilt(sources);
-const { endpoints } = loadRegistryCompiled(ENDPOINTS_DIR, COMPILED_REGISTRY);
-console.log(`build: ${Object.keys(sources).length} engine files (${written} written, ${removed} removed), ${endpoints.length} endpoints in ${path.relative(process.cwd(), COMPILED_REGISTRY)}`);
+console.log(`build: ${Object.keys(sources).length} engine files (${written} written, ${removed} removed), ${endpoints.length} endpoints in ${path.relative(process.cwd(), COMPILED_REGISTRY)}${typesChanged ? '; handler param types regenerated' : ''}`);
 
 async function transpile(file: string): Promise<string> {
   const { code } = await transform(fs.readFileSync(file, 'utf8'), {

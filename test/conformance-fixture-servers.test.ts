@@ -10,7 +10,7 @@ import net from 'node:net';
 import { Resolver } from 'node:dns/promises';
 import t from 'tap';
 import type { Fixture } from '../engine/manifest/types.js';
-import { whois } from '../engine/tools/operations/whois.js';
+import whois from '../engine/handlers/checker/whois.js';
 import { startFixtureDns } from './support/fixture-dns.js';
 import { startFixtureWhois } from './support/fixture-whois.js';
 

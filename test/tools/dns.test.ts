@@ -1,11 +1,11 @@
 import t from 'tap';
-import { email } from '../../engine/tools/operations/checkers.js';
-import { dnsCheck } from '../../engine/tools/operations/dns.js';
+import email from '../../engine/handlers/checker/email.js';
+import dnsCheck from '../../engine/handlers/checker/dns.js';
 import { startDnsServer } from './dns-server.js';
 
 const dns = await startDnsServer();
 t.teardown(dns.close);
-const input = (params: Record<string, unknown>) => ({ params, options: {}, call: {} as any, setup: { config: { env: { DNS_SERVERS: dns.address } } } as any });
+const input = (params: Record<string, unknown>) => ({ params, options: {}, call: {} as any, setup: { config: { env: { DNS_SERVERS: dns.address } } } as any }) as any;
 const checkEmail = (address: string) => email(input({ email: address, mx: true })) as Promise<any>;
 
 t.test('e-mail: MX records are looked up and sorted by priority', async (t) => {

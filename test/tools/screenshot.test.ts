@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import sharp from 'sharp';
 import { createSsrfGuard } from '../../engine/http/ssrf-guard.js';
-import { screenshot } from '../../engine/tools/operations/screenshot.js';
-import { FileOutput } from '../../engine/tools/operations/types.js';
+import screenshot from '../../engine/handlers/tools/screenshot.js';
+import { FileOutput } from '../../engine/handlers/types.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -36,7 +36,7 @@ t.test('screenshots in Chromium, with the SSRF guard on the page’s own request
   const guard = createSsrfGuard({ allowPrivate: false, addressProblem: (ip) => (ip === '127.0.0.1' ? undefined : 'private address') });
   const setup = { http: { guard }, config: { env: {} } } as any;
   const shoot = (params: Record<string, unknown>, options: Record<string, unknown> = {}) =>
-    screenshot({ params: { url: `http://127.0.0.1:${site.port}/`, format: 'png', delay: 300, ...params }, options, call: { signal: new AbortController().signal } as any, setup }) as Promise<FileOutput>;
+    screenshot({ params: { url: `http://127.0.0.1:${site.port}/`, format: 'png', delay: 300, fullPage: false, ...params }, options, call: { signal: new AbortController().signal } as any, setup }) as Promise<FileOutput>;
 
   const shot = await shoot({});
   t.type(shot, FileOutput);

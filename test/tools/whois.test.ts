@@ -1,7 +1,7 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
-import { whois } from '../../engine/tools/operations/whois.js';
+import whois from '../../engine/handlers/checker/whois.js';
 
 /** A WHOIS server on a random port that answers from a table (and records the queries). */
 async function whoisServer(answers: Record<string, string>) {

@@ -2,6 +2,7 @@ import jsBeautify from 'js-beautify';
 import { invalidParameter } from '../../errors.js';
 import { nestingLimited } from '../../tools/nesting.js';
 import { pureHandler } from '../types.js';
+import type { Params } from '../params.generated.js';
 
 /**
  * The beautify family (js-beautify): `options.language` is js, css or html. Every
@@ -12,7 +13,7 @@ import { pureHandler } from '../types.js';
 const BEAUTIFIERS = { js: jsBeautify.js, css: jsBeautify.css, html: jsBeautify.html };
 const MAX_DEPTH = 200;
 
-export default pureHandler<{ code: string; indent: number }>(({ params, options }) => {
+export default pureHandler<Params['tools/beautify']>(({ params, options }) => {
   const language = options.language as keyof typeof BEAUTIFIERS;
   if (language !== 'html' && bracketDepth(params.code) > MAX_DEPTH) throw invalidParameter('code', `nests deeper than ${MAX_DEPTH} brackets`);
   return nestingLimited('code', () => BEAUTIFIERS[language](params.code, { indent_size: params.indent, end_with_newline: false }));

@@ -1,6 +1,7 @@
 import { createTwoFilesPatch, diffLines, diffWordsWithSpace } from 'diff';
 import { tooComplex } from '../../errors.js';
 import { pureHandler } from '../types.js';
+import type { Params } from '../params.generated.js';
 
 /**
  * /api/tools/diff. Myers' algorithm costs time with the product of the length and the
@@ -10,7 +11,7 @@ import { pureHandler } from '../types.js';
  */
 const LIMITS = { maxEditLength: 5000, timeout: 700 };
 
-export default pureHandler<{ a: string; b: string; mode: 'words' | 'lines' }>(({ params: { a, b, mode } }) => {
+export default pureHandler<Params['tools/diff']>(({ params: { a, b, mode } }) => {
   const parts = mode === 'lines' ? diffLines(a, b, LIMITS) : diffWordsWithSpace(a, b, LIMITS);
   const patch = parts && createTwoFilesPatch('a', 'b', a, b, '', '', { context: 3, ...LIMITS });
   if (!parts || patch === undefined) throw tooComplex(`the texts differ in more than ${LIMITS.maxEditLength} places or took longer than ${LIMITS.timeout} ms to compare`);

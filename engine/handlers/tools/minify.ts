@@ -4,6 +4,7 @@ import { minify as htmlMinifier } from 'html-minifier-terser';
 import { invalidParameter } from '../../errors.js';
 import { nestingLimited } from '../../tools/nesting.js';
 import { pureHandler } from '../types.js';
+import type { Params } from '../params.generated.js';
 
 /** The minify family: terser (JavaScript), csso (CSS), html-minifier-terser (HTML, inline CSS/JS too). */
 
@@ -11,7 +12,7 @@ const sizes = (code: string, output: string) => ({ result: output, originalSize:
 
 type Code = { code: string };
 
-export const js = pureHandler<Code>(async ({ params }) => {
+export const js = pureHandler<Params['tools/minify#js']>(async ({ params }) => {
   try {
     const out = await nestingLimited('code', () => terser(params.code, { compress: true, mangle: true }));
     return sizes(params.code, out.code ?? '');
@@ -21,9 +22,9 @@ export const js = pureHandler<Code>(async ({ params }) => {
   }
 });
 
-export const css = pureHandler<Code>(({ params }) => nestingLimited('code', () => sizes(params.code, csso(params.code).css)));
+export const css = pureHandler<Params['tools/minify#css']>(({ params }) => nestingLimited('code', () => sizes(params.code, csso(params.code).css)));
 
-export const html = pureHandler<Code>(async ({ params }) => {
+export const html = pureHandler<Params['tools/minify#html']>(async ({ params }) => {
   try {
     const out = await nestingLimited('code', () =>
       htmlMinifier(params.code, { collapseWhitespace: true, removeComments: true, minifyCSS: true, minifyJS: true, removeRedundantAttributes: true }),

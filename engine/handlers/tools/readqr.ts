@@ -3,6 +3,7 @@ import jsQRModule from 'jsqr';
 import { ApiError, invalidParameter } from '../../errors.js';
 import { runPure } from '../cpu-pool.js';
 import { handler, pureHandler } from '../types.js';
+import type { Params } from '../params.generated.js';
 
 /**
  * /api/tools/readqr. Fetching the image is I/O (SSRF-guarded, 10 MB at most) and
@@ -16,7 +17,7 @@ const MAX_SIDE = 2048;
 /** Decoding a 50 MP PNG in full takes seconds on a busy host; the pixel limit bounds it. */
 const DECODE_MS = 10_000;
 
-export default handler<{ url: string }>(async ({ params, call, setup }) => {
+export default handler<Params['tools/readqr']>(async ({ params, call, setup }) => {
   const { body } = await setup.http.fetchUserUrl(params.url, { timeoutMs: 15_000, signal: call.signal, maxBytes: MAX_IMAGE_BYTES, accept: 'image/*' });
   return runPure({ handler: 'tools/readqr#decode', params: { image: body }, options: {} }, { signal: call.signal, env: setup.config.env, taskMs: DECODE_MS });
 });

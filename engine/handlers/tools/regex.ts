@@ -1,6 +1,7 @@
 import vm from 'node:vm';
 import { invalidParameter } from '../../errors.js';
 import { pureHandler } from '../types.js';
+import type { Params } from '../params.generated.js';
 
 /**
  * /api/tools/regex. The handler runs in the code pool (cost: cpu), whose wall-clock
@@ -20,7 +21,7 @@ const MATCH_ALL = `(() => {
 })()`;
 const script = new vm.Script(MATCH_ALL);
 
-export default pureHandler<{ pattern: string; flags: string; text: string; limit: number }>(({ params, options }) => {
+export default pureHandler<Params['tools/regex']>(({ params, options }) => {
   const { pattern, flags, text } = params;
   try {
     new RegExp(pattern, flags);

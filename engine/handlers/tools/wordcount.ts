@@ -1,4 +1,5 @@
 import { pureHandler } from '../types.js';
+import type { Params } from '../params.generated.js';
 import { countSegments } from '../../tools/text/segments.js';
 
 /**
@@ -6,7 +7,7 @@ import { countSegments } from '../../tools/text/segments.js';
  * correctly. Segmentation goes through tools/text/segments.ts, which keeps it linear
  * (walking Intl.Segmenter over the whole text was quadratic in time and memory).
  */
-export default pureHandler<{ text: string }>(({ params: { text } }) => {
+export default pureHandler<Params['tools/wordcount']>(({ params: { text } }) => {
   const words = countSegments(text, 'word', (s) => !!s.isWordLike);
   return {
     words,
