@@ -27,6 +27,8 @@ interface Request {
   /** Query names sent bare, without `=` (`?safe-mode`): JokeAPI reads `safe-mode=` as off. */
   flags?: string[];
   json?: Record<string, unknown>;
+  /** A URL-encoded form body (POST), for APIs that read only forms (cleanuri). */
+  form?: Record<string, unknown>;
   /** `json` (default) or `feed`: RSS/Atom parsed to {title, link, description, items[]}. */
   format?: 'json' | 'feed';
   /** JMESPath from the upstream's answer to the result (or to the lookup's fields). */
@@ -66,6 +68,7 @@ const requestProperties = {
   query: { type: 'object' },
   flags: { type: 'array', items: { type: 'string', minLength: 1 }, description: 'query names sent bare, without `=` (e.g. JokeAPI\'s safe-mode)' },
   json: { type: 'object' },
+  form: { type: 'object', description: 'URL-encoded form body; ${params.x} and ${env.X} are filled in' },
   format: { enum: ['json', 'feed'], description: 'how to read the answer: JSON, or an RSS/Atom feed' },
   result: { type: 'string', description: 'JMESPath from the upstream answer to result' },
   valid: { type: 'string', description: 'JMESPath that must be truthy on the answer, else 502' },
@@ -180,6 +183,7 @@ export const http: AdapterKind<HttpConfig> = {
         url: spec.flags ? withFlags(url, query, spec.flags) : url,
         searchParams: spec.flags ? undefined : query,
         json: spec.json && (fillTemplate(spec.json, scope) as Record<string, unknown>),
+        form: spec.form && (fillTemplate(spec.form, scope) as Record<string, string>),
         headers: upstream.headers,
         timeoutMs: Math.min(setup.endpoint.limits.timeoutMs, upstream.spec.timeoutMs ?? Infinity),
         signal: call.signal,

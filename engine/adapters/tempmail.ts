@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { invalidParameter, notFound } from '../errors.js';
+import { invalidParameter, missingParameter, notFound } from '../errors.js';
 import { tempMailSettings } from '../tempmail/settings.js';
 import { TempMailStore } from '../tempmail/store.js';
 import { json, type AdapterKind } from './types.js';
@@ -8,6 +8,8 @@ import { json, type AdapterKind } from './types.js';
  * Temp mail endpoints over the store (SQLite, or PostgreSQL with DATABASE_URL) the SMTP receiver (engine/tempmail/smtp.ts)
  * fills. Actions: generate an address, list its inbox, read, delete a message, delete
  * the address. Addresses live TEMPMAIL_TTL_SECONDS; an expired or unknown address is 404.
+ * An address is named by `email`, or the first generation's way (1secmail's): `username`
+ * plus `domain` (which defaults to MAIL_DOMAIN).
  */
 interface TempMailConfig {
   action: 'generate' | 'inbox' | 'message' | 'delete-message' | 'delete-address';
@@ -30,9 +32,11 @@ export const tempmail: AdapterKind<TempMailConfig> = {
   create(config, setup) {
     const settings = tempMailSettings(setup.config);
     const store = new TempMailStore(setup.config);
-    const mailbox = async (email: unknown) => {
-      const address = String(email).trim().toLowerCase();
-      if (!address.endsWith(`@${settings.domain}`)) throw invalidParameter('email', `must be an address on ${settings.domain}`);
+    const mailbox = async (params: Record<string, any>) => {
+      const split = params.email === undefined && params.username !== undefined;
+      if (params.email === undefined && !split) throw missingParameter('email');
+      const address = (split ? `${params.username}@${params.domain ?? settings.domain}` : String(params.email)).trim().toLowerCase();
+      if (!address.endsWith(`@${settings.domain}`)) throw invalidParameter(split ? 'domain' : 'email', `must be ${split ? '' : 'an address on '}${settings.domain}`);
       if (!(await store.exists(address))) throw notFound(EXPIRED);
       return address;
     };
@@ -43,21 +47,25 @@ export const tempmail: AdapterKind<TempMailConfig> = {
           const local = params.name ? String(params.name).toLowerCase() : crypto.randomBytes(6).toString('hex');
           const created = await store.createAddress(`${local}@${settings.domain}`, settings.ttlSeconds);
           if (!created) throw invalidParameter('name', 'is already in use');
-          return json({ email: created.address, expiresAt: created.expiresAt, ttlSeconds: settings.ttlSeconds });
+          // `message` is what clients of the genre show their user after generating
+          const message = `Your temporary address is ${created.address}; it receives mail until ${created.expiresAt}`;
+          return json({ email: created.address, username: local, domain: settings.domain, message, expiresAt: created.expiresAt, ttlSeconds: settings.ttlSeconds });
         }
         case 'inbox':
-          return json((await store.inbox(await mailbox(params.email))).map((m) => ({ ...m, messageid: m.id })));
+          return json((await store.inbox(await mailbox(params))).map((m) => ({ ...m, messageid: m.id })));
         case 'message': {
-          const message = await store.message(await mailbox(params.email), params.messageid);
+          const message = await store.message(await mailbox(params), params.messageid);
           if (!message) throw notFound('No such message in this inbox');
           return json({ ...message, messageid: message.id, body: message.text });
         }
         case 'delete-message':
-          if (!(await store.deleteMessage(await mailbox(params.email), params.messageid))) throw notFound('No such message in this inbox');
+          if (!(await store.deleteMessage(await mailbox(params), params.messageid))) throw notFound('No such message in this inbox');
           return json({ deleted: true, messageid: params.messageid });
-        case 'delete-address':
-          await store.deleteAddress(await mailbox(params.email));
-          return json({ deleted: true, email: String(params.email).toLowerCase() });
+        case 'delete-address': {
+          const address = await mailbox(params);
+          await store.deleteAddress(address);
+          return json({ deleted: true, email: address });
+        }
       }
     };
   },

@@ -61,6 +61,20 @@ for (const dialect of await testDialects(t)) {
       t.match(await api('/api/tempmail/message', { email: box.email, messageid: msg.id }), { status: 404 });
     });
 
+    t.test('first-generation clients name the address by username and domain (/api/tempmail/create, check, content, delete)', async (t) => {
+      const { result: box } = await api('/api/tempmail/create');
+      t.match(box, { username: String, domain: 'mail.test', message: String });
+      t.equal(box.email, `${box.username}@${box.domain}`);
+      await transport.sendMail({ from: 'gen1@example.com', to: box.email, subject: 'Gen 1', text: 'first generation' });
+      const check = await api('/api/tempmail/check', { username: box.username, domain: box.domain });
+      t.match(check.result, [{ subject: 'Gen 1', id: String }]);
+      const content = await api('/api/tempmail/content', { username: box.username, domain: box.domain, emailId: check.result[0].id });
+      t.equal(content.result.body.trim(), 'first generation');
+      t.match(await api('/api/tempgen/v1/inbox', { login: box.username }), { result: [{ subject: 'Gen 1' }] }, 'the domain defaults to MAIL_DOMAIN');
+      t.match(await api('/api/tempmail/delete', { username: box.username, domain: box.domain }), { result: { deleted: true, email: box.email } });
+      t.match(await api('/api/tempgen/v2/inbox', { email: box.email }), { status: 404 });
+    });
+
     t.test('mail for unknown addresses is refused at RCPT', async (t) => {
       t.equal(await refusal(transport.sendMail({ from: 'a@example.com', to: 'nobody@mail.test', subject: 'x', text: 'x' })), 550);
       t.equal(await refusal(transport.sendMail({ from: 'a@example.com', to: 'someone@other.test', subject: 'x', text: 'x' })), 550);
