@@ -19,14 +19,12 @@ import { ENDPOINTS_DIR } from '../engine/app.js';
 import { loadEndpoints } from '../engine/manifest/load.js';
 import { loadUpstreamSpecs } from '../engine/upstreams.js';
 import type { Endpoint, Example } from '../engine/manifest/types.js';
-import { startFixtureUpstream } from './support/fixture-upstream.js';
-import { serve, TEST_KEY, type Served } from './support/serve.js';
+import { startFixtureEnvironment } from './support/fixture-environment.js';
+import { TEST_KEY } from './support/serve.js';
 import { callEndpoint, type Answer } from './support/call.js';
 import { invalidValueFor } from './support/invalid-values.js';
 import { expandFixtureUrls, fixtureUrlFiles } from './support/fixture-urls.js';
 import { DNS_UPSTREAM, WHOIS_UPSTREAM } from './support/fixture-book.js';
-import { startFixtureDns } from './support/fixture-dns.js';
-import { startFixtureWhois } from './support/fixture-whois.js';
 import { checkDocument } from './support/expect-document.js';
 
 const endpoints = loadEndpoints(ENDPOINTS_DIR);
@@ -34,35 +32,18 @@ const upstreamSpecs = loadUpstreamSpecs(path.join(ENDPOINTS_DIR, 'upstreams'));
 const expectAjv = new Ajv({ strict: false, allErrors: true });
 addFormats.default(expectAjv);
 
-const fixtures = await startFixtureUpstream();
-const dnsFixtures = await startFixtureDns();
-const whoisFixtures = await startFixtureWhois();
-// every lookup stays on this host: an example that unsets WHOIS_SERVER runs the IANA discovery against the fixture server
-const baseEnv: Record<string, string> = { DNS_SERVERS: dnsFixtures.address, WHOIS_SERVER: whoisFixtures.address, WHOIS_IANA_SERVER: whoisFixtures.address };
 // test/conformance-postgres.test.ts runs this whole suite once more with the state in PostgreSQL
-if (process.env.CONFORMANCE_DATABASE_URL) baseEnv.DATABASE_URL = process.env.CONFORMANCE_DATABASE_URL;
-for (const spec of upstreamSpecs) {
-  baseEnv[spec.baseUrl.env] = fixtures.base(spec.name);
-  for (const name of spec.requires ?? []) baseEnv[name] = `fixture-${name.toLowerCase()}`;
-}
+const stateEnv: Record<string, string> = process.env.CONFORMANCE_DATABASE_URL ? { DATABASE_URL: process.env.CONFORMANCE_DATABASE_URL } : {};
+const environment = await startFixtureEnvironment(endpoints, upstreamSpecs, stateEnv);
+const { upstream: fixtures, dns: dnsFixtures, whois: whoisFixtures } = environment;
 
 /** Fixture files the examples' own pages fetched (a page's stylesheets and images): used, though no example names them. */
 const fetchedByPages = new Set<string>();
 
-const engines = new Map<string, Promise<Served>>();
 /** One engine per distinct example env (most examples share the default one). */
-const engineFor = (env: Record<string, string> = {}) => {
-  const key = JSON.stringify(Object.entries(env).sort());
-  if (!engines.has(key)) engines.set(key, serve({ ...baseEnv, ...env }, { endpoints, upstreamSpecs }));
-  return engines.get(key)!;
-};
+const engineFor = environment.engineFor;
 
-t.teardown(async () => {
-  for (const served of engines.values()) await (await served).close();
-  await fixtures.close();
-  await dnsFixtures.close();
-  await whoisFixtures.close();
-});
+t.teardown(() => environment.close());
 
 /** Valid params for the endpoint: its first example's, topped up with param examples. */
 function validParams(endpoint: Endpoint): Record<string, unknown> {

@@ -17,12 +17,10 @@ import { loadEndpoints } from '../../engine/manifest/load.js';
 import { loadUpstreamSpecs } from '../../engine/upstreams.js';
 import { loadNotServed } from '../../engine/discovery/not-served.js';
 import type { Endpoint, Example } from '../../engine/manifest/types.js';
-import { startFixtureUpstream } from '../support/fixture-upstream.js';
-import { startFixtureDns } from '../support/fixture-dns.js';
-import { startFixtureWhois } from '../support/fixture-whois.js';
+import { startFixtureEnvironment } from '../support/fixture-environment.js';
 import { expandFixtureUrls } from '../support/fixture-urls.js';
 import { callEndpoint, type Answer } from '../support/call.js';
-import { serve, TEST_KEY, type Served } from '../support/serve.js';
+import { TEST_KEY } from '../support/serve.js';
 
 interface PeerPath {
   path: string;
@@ -42,24 +40,10 @@ const byPath = new Map<string, Endpoint>();
 for (const e of endpoints) for (const p of [e.path, ...e.aliases]) byPath.set(p.toLowerCase(), e);
 
 // the local stand-ins for every upstream, DNS and WHOIS, as in test/conformance.test.ts
-const upstream = await startFixtureUpstream();
-const dns = await startFixtureDns();
-const whois = await startFixtureWhois();
-const fixtureEnv: Record<string, string> = { DNS_SERVERS: dns.address, WHOIS_SERVER: whois.address, WHOIS_IANA_SERVER: whois.address };
-for (const spec of upstreamSpecs) {
-  fixtureEnv[spec.baseUrl.env] = upstream.base(spec.name);
-  for (const name of spec.requires ?? []) fixtureEnv[name] = `fixture-${name.toLowerCase()}`;
-}
-const engines = new Map<string, Promise<Served>>();
-const engineWith = (env: Record<string, string> = {}) => {
-  const key = JSON.stringify(Object.entries(env).sort());
-  if (!engines.has(key)) engines.set(key, serve({ ...fixtureEnv, ...env }, { endpoints, upstreamSpecs }));
-  return engines.get(key)!;
-};
-t.teardown(async () => {
-  for (const engine of engines.values()) await (await engine).close();
-  await Promise.all([upstream.close(), dns.close(), whois.close()]);
-});
+const environment = await startFixtureEnvironment(endpoints, upstreamSpecs);
+const { upstream, dns, whois } = environment;
+const engineWith = environment.engineFor;
+t.teardown(() => environment.close());
 
 const succeeds = (example: Example) => (example.expect.status ?? 200) === 200 && !example.expect.error;
 

@@ -1,0 +1,48 @@
+import type { Endpoint } from '../../engine/manifest/types.js';
+import type { UpstreamSpec } from '../../engine/upstreams.js';
+import { startFixtureUpstream, type FixtureUpstream } from './fixture-upstream.js';
+import { startFixtureDns } from './fixture-dns.js';
+import { startFixtureWhois } from './fixture-whois.js';
+import type { FixtureServer } from './fixture-book.js';
+import { serve, type Served } from './serve.js';
+
+/**
+ * Where manifest examples run offline: the local HTTP upstream (every upstream's base URL
+ * points at it, every key it requires is set to a placeholder), the DNS and WHOIS fixture
+ * servers, and one engine per distinct example env (most share the default one).
+ */
+export interface FixtureEnvironment {
+  upstream: FixtureUpstream;
+  dns: FixtureServer;
+  whois: FixtureServer;
+  engineFor(env?: Record<string, string>): Promise<Served>;
+  close(): Promise<void>;
+}
+
+/** `extraEnv` goes into every engine's environment (e.g. DATABASE_URL to run on PostgreSQL). */
+export async function startFixtureEnvironment(endpoints: Endpoint[], upstreamSpecs: UpstreamSpec[], extraEnv: Record<string, string> = {}): Promise<FixtureEnvironment> {
+  const upstream = await startFixtureUpstream();
+  const dns = await startFixtureDns();
+  const whois = await startFixtureWhois();
+  // every lookup stays on this host: an example that unsets WHOIS_SERVER runs the IANA discovery against the fixture server
+  const baseEnv: Record<string, string> = { DNS_SERVERS: dns.address, WHOIS_SERVER: whois.address, WHOIS_IANA_SERVER: whois.address, ...extraEnv };
+  for (const spec of upstreamSpecs) {
+    baseEnv[spec.baseUrl.env] = upstream.base(spec.name);
+    for (const name of spec.requires ?? []) baseEnv[name] = `fixture-${name.toLowerCase()}`;
+  }
+  const engines = new Map<string, Promise<Served>>();
+  return {
+    upstream,
+    dns,
+    whois,
+    engineFor(env = {}) {
+      const key = JSON.stringify(Object.entries(env).sort());
+      if (!engines.has(key)) engines.set(key, serve({ ...baseEnv, ...env }, { endpoints, upstreamSpecs }));
+      return engines.get(key)!;
+    },
+    async close() {
+      for (const served of engines.values()) await (await served).close();
+      await Promise.all([upstream.close(), dns.close(), whois.close()]);
+    },
+  };
+}
