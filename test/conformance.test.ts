@@ -154,7 +154,7 @@ t.test('every fixture file is used by some example', async (t) => {
   const referenced = new Set<string>();
   for (const e of endpoints) for (const ex of e.examples) for (const f of ex.fixtures ?? []) if (f.file) referenced.add(path.resolve(e.dir, f.file));
   for (const e of endpoints) for (const ex of e.examples) for (const file of Object.values(ex.files ?? {})) referenced.add(path.resolve(e.dir, file));
-  for (const e of endpoints) for (const ex of e.examples) for (const file of fixtureUrlFiles(ex.params)) referenced.add(path.resolve(e.dir, 'fixtures', file));
+  for (const e of endpoints) for (const ex of e.examples) for (const file of fixtureUrlFiles([ex.params, ...(ex.fixtures ?? []).map((f) => f.json)])) referenced.add(path.resolve(e.dir, 'fixtures', file));
   for (const file of fetchedByPages) referenced.add(file);
   const onDisk: string[] = [];
   const walk = (dir: string) => {

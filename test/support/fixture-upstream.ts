@@ -3,6 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Fixture } from '../../engine/manifest/types.js';
+import { expandFixtureUrls } from './fixture-urls.js';
 
 /**
  * The local upstream of the conformance harness: one HTTP server standing in for
@@ -86,16 +87,18 @@ export async function startFixtureUpstream(): Promise<FixtureUpstream> {
     used.add(index);
     const fixture = current.fixtures[index];
     if (fixture.delayMs) await new Promise((r) => setTimeout(r, fixture.delayMs));
-    const payload = fixture.file ? fs.readFileSync(path.resolve(current.dir, fixture.file)) : Buffer.from(JSON.stringify(fixture.json ?? null));
+    // an inline answer may link to fixture files (an image the upstream hands out): `${fixtures}/<file>` as in example params
+    const payload = fixture.file ? fs.readFileSync(path.resolve(current.dir, fixture.file)) : Buffer.from(JSON.stringify(expandFixtureUrls(fixture.json ?? null, filesBase)));
     const type = fixture.file ? (TYPES[path.extname(fixture.file)] ?? 'application/octet-stream') : 'application/json';
     if (!res.destroyed) res.writeHead(fixture.status ?? 200, { 'content-type': type, ...fixture.headers }).end(payload);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
+  const filesBase = `http://127.0.0.1:${port}${FILES_PREFIX.slice(0, -1)}`;
 
   return {
     base: (upstream) => `http://127.0.0.1:${port}/${upstream}`,
-    filesBase: `http://127.0.0.1:${port}${FILES_PREFIX.slice(0, -1)}`,
+    filesBase,
     use(fixtures, dir) {
       current = { fixtures, dir };
       used = new Set();
