@@ -25,6 +25,10 @@ export interface Config {
   bodyMaxBytes: number;
   tlsCertFile?: string;
   tlsKeyFile?: string;
+  /** Time allowed for a request's headers (HEADERS_TIMEOUT_MS), its whole request, headers and body (REQUEST_TIMEOUT_MS), and between two chunks of a body (BODY_IDLE_TIMEOUT_MS); never the answer. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  bodyIdleTimeoutMs: number;
   /** Log one line per request to stdout. */
   logRequests: boolean;
   /** S3-compatible object storage for hosted files when S3_BUCKET is set; local disk under DATA_DIR otherwise. */
@@ -79,6 +83,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     bodyMaxBytes: int(env.BODY_MAX_BYTES, 1048576, 'BODY_MAX_BYTES'),
     tlsCertFile: env.TLS_CERT_FILE,
     tlsKeyFile: env.TLS_KEY_FILE,
+    headersTimeoutMs: int(env.HEADERS_TIMEOUT_MS, 20_000, 'HEADERS_TIMEOUT_MS'),
+    requestTimeoutMs: int(env.REQUEST_TIMEOUT_MS, 300_000, 'REQUEST_TIMEOUT_MS'),
+    bodyIdleTimeoutMs: int(env.BODY_IDLE_TIMEOUT_MS, 15_000, 'BODY_IDLE_TIMEOUT_MS'),
     logRequests: env.LOG_REQUESTS !== '0',
     s3: env.S3_BUCKET ? s3Settings(env) : undefined,
     env: Object.freeze(env),

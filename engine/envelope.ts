@@ -1,5 +1,5 @@
 import type { Config } from './config.js';
-import { ApiError } from './errors.js';
+import { ApiError, invalidBody } from './errors.js';
 
 /** The two body shapes every JSON answer takes (CONTRACT.md). */
 export const success = (config: Config, result: unknown) => ({ status: 200, success: true, creator: config.creator, result });
@@ -38,7 +38,7 @@ const CODES: Record<number, [string, string]> = {
   403: ['forbidden', 'Forbidden'],
   404: ['not_found', 'Not found'],
   405: ['method_not_allowed', 'Method not allowed'],
-  408: ['invalid_parameter', 'The request body was not received in time'],
+  408: ['request_timeout', 'The request body was not received in time'],
   413: ['payload_too_large', 'The request body is too large'],
   415: ['unsupported_media_type', 'Unsupported request body type'],
   429: ['rate_limited', 'Too many requests'],
@@ -54,8 +54,12 @@ export function toApiError(err: unknown): ApiError {
   const status = e?.status ?? e?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const [code, fallback] = CODES[status] ?? ['invalid_parameter', 'Bad request'];
-    if (e.type === 'entity.parse.failed') return new ApiError(400, 'invalid_parameter', 'The request body is not valid JSON', { details: [{ param: 'body', problem: 'invalid JSON' }] });
+    if (e.type === 'entity.parse.failed') return invalidBody('not valid JSON');
     return new ApiError(status, code, e.expose && e.message ? sentence(e.message) : fallback);
+  }
+  // only input nests deep enough to exhaust the stack (JSON, markdown, HTML): the client's fault, not a bug
+  if (err instanceof RangeError && /call stack/i.test(err.message)) {
+    return new ApiError(400, 'input_too_deep', 'The input is nested too deeply to process', { details: [{ problem: 'nested too deeply' }] });
   }
   return new ApiError(500, 'internal_error', 'Internal error; the request id identifies it in the server log');
 }

@@ -60,8 +60,16 @@ export const upstreamError = (upstream: string, why: string, cause?: unknown) =>
 export const upstreamTimeout = (upstream: string, ms: number) =>
   new ApiError(504, 'upstream_timeout', `Upstream ${upstream} did not answer within ${ms} ms`);
 
-export const payloadTooLarge = (limit: number) =>
-  new ApiError(413, 'payload_too_large', `The request body is larger than the limit of ${limit} bytes`);
+/** 413 naming what was too large and the setting that limits it (BODY_MAX_BYTES, UPLOAD_MAX_BYTES, …). */
+export const payloadTooLarge = (limit: number, what = 'The request body', setting?: string) =>
+  new ApiError(413, 'payload_too_large', `${what} is larger than ${setting ? `${setting} (${limit} bytes)` : `the limit of ${limit} bytes`}`);
+
+/** 400 for a body that could not be read as what it claims to be (bad JSON, broken multipart, corrupt compression, too deep). */
+export const invalidBody = (problem: string) =>
+  new ApiError(400, 'invalid_body', `The request body is malformed: ${problem}`, { details: [{ param: 'body', problem }] });
+
+/** 408 for a request (headers or body) that did not arrive in time; the connection is closed after it. */
+export const requestTimeout = (message = 'The request was not received in time') => new ApiError(408, 'request_timeout', message);
 
 /** Bounded work: the input needed more time, memory or nesting than one request may use. */
 export const tooComplex = (why: string) =>

@@ -1,9 +1,7 @@
-import fs from 'node:fs';
-import http from 'node:http';
-import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from './config.js';
 import { createEngine } from './app.js';
+import { createHttpServer } from './http-server.js';
 import { createLogger } from './log.js';
 import type { TempMailServer } from './tempmail/smtp.js';
 import { tempMailSettings } from './tempmail/settings.js';
@@ -20,15 +18,7 @@ try {
 }
 const { config, app, registry } = engine;
 
-const handler = app.callback();
-const server = config.tlsCertFile && config.tlsKeyFile
-  ? https.createServer({ cert: fs.readFileSync(config.tlsCertFile), key: fs.readFileSync(config.tlsKeyFile) }, (req, res) => {
-      res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
-      handler(req, res);
-    })
-  : http.createServer(handler);
-server.requestTimeout = 0; // long downloads and uploads; endpoints have their own timeouts
-server.keepAliveTimeout = 65_000;
+const server = createHttpServer(config, app.callback());
 
 server.listen(config.port, config.host, () => {
   const bootMs = Math.round(performance.now());

@@ -3,12 +3,13 @@ import type { Config } from '../config.js';
 import type { Registry, Route } from '../registry.js';
 import type { Output } from '../adapters/types.js';
 import { ApiError, unavailable } from '../errors.js';
-import { authenticate, type AuthDeps, type Principal } from '../auth/authenticate.js';
+import { authenticateKey, missingApiKey, missingApiKeyBeforeUpload, type AuthDeps, type Principal } from '../auth/authenticate.js';
+import { keyBeforeBody, keyInBody } from '../auth/key-from-request.js';
 import { enforceRateLimit } from '../limits/enforce-rate-limit.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { ResultCache } from '../cache.js';
 import { canonical, collectParams, validateParams } from '../params.js';
-import { BodyParsers, removeUploads } from './body.js';
+import { BodyParsers, hasBody, removeUploads } from './body.js';
 import { Gate } from './concurrency.js';
 import { AdapterCall } from './adapter-call.js';
 import { Deadlines, type DeadlineQueue } from './deadlines.js';
@@ -33,7 +34,8 @@ interface RoutePlan {
 
 /**
  * Serves every manifest endpoint with one middleware (no per-endpoint middleware):
- * route lookup → body → key → rate limit → params → availability → adapter.
+ * route lookup → key → rate limit → body → params → availability → adapter. Only a
+ * request without a header or query key has its body read first, to find the key in it.
  * Requests for other paths fall through to the built-in router.
  */
 export function endpointDispatch(deps: EndpointDeps): Middleware {
@@ -64,12 +66,31 @@ export function endpointDispatch(deps: EndpointDeps): Middleware {
     const { endpoint } = route;
     const plan = planFor(route);
     ctx.state.secretParams = plan.secretParams;
-    const parsing = bodies.parse(ctx, endpoint);
+    let parsing: Promise<void> | undefined;
     try {
-      if (parsing) await parsing;
-      const principal = endpoint.public ? anonymous(ctx, deps.config) : await authenticate(ctx, deps.auth);
-      const limited = enforceRateLimit(ctx, deps.limiter, principal);
-      if (limited) await limited;
+      // keys before bodies: a key in a header or the query is checked, and counted, before a byte of the body is read
+      const presented = endpoint.public ? undefined : keyBeforeBody(ctx);
+      let principal = endpoint.public ? anonymous(ctx, deps.config) : presented !== undefined ? await authenticateKey(presented, deps.auth) : undefined;
+      if (principal) {
+        const limited = enforceRateLimit(ctx, deps.limiter, principal);
+        if (limited) await limited;
+        parsing = bodies.parse(ctx, endpoint);
+        if (parsing) await parsing;
+      } else {
+        // no key yet: only a body can hold it. JSON and form bodies are small (BODY_MAX_BYTES);
+        // a multipart upload is refused at its first file unless an apikey field came before it
+        if (!hasBody(ctx)) throw missingApiKey();
+        let early: Principal | undefined;
+        parsing = bodies.parse(ctx, endpoint, async (fields) => {
+          const key = keyInBody(fields);
+          if (key === undefined) throw missingApiKeyBeforeUpload();
+          early = await authenticateKey(key, deps.auth);
+        });
+        if (parsing) await parsing;
+        principal = early ?? (await authenticateKey(keyInBody(ctx.request.body), deps.auth));
+        const limited = enforceRateLimit(ctx, deps.limiter, principal);
+        if (limited) await limited;
+      }
       const query = ctx.query as Record<string, unknown>;
       const body = (ctx.request.body ?? query) as Record<string, unknown>;
       const params = validateParams(endpoint, collectParams(endpoint, { query, body, path: match.pathParams }));
@@ -78,7 +99,7 @@ export function endpointDispatch(deps: EndpointDeps): Middleware {
       const sending = respond(ctx, deps.config, await call.run(work(deps, route, plan, call), plan.deadlines));
       if (sending) await sending;
     } finally {
-      if (parsing && ctx.request.type === 'multipart/form-data') ctx.res.once('close', () => void removeUploads(ctx));
+      if (parsing && ctx.state.uploads) ctx.res.once('close', () => void removeUploads(ctx));
     }
   };
 }

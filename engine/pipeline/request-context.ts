@@ -7,6 +7,7 @@ import { notFoundFor } from '../discovery/not-served.js';
 import { keyFromRequest } from '../auth/key-from-request.js';
 import { redactUrl } from '../auth/redact.js';
 import type { Logger } from '../log.js';
+import { hasBody } from './body.js';
 
 const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const EXPOSED_HEADERS = 'X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After';
@@ -48,6 +49,9 @@ export function requestContext(config: Config, log: Logger): Middleware {
         return;
       }
       ctx.set(error.headers ?? {});
+      // a body left unread (refused before or while reading it) would otherwise be read to its end
+      // to keep the connection: close it instead, so a refused upload costs what was already sent
+      if (!ctx.req.complete && hasBody(ctx)) ctx.set('Connection', 'close');
       ctx.status = error.status;
       ctx.body = failure(config, error);
     } finally {

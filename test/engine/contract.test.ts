@@ -70,7 +70,7 @@ t.test('413 for a body over the endpoint limit', async (t) => {
 t.test('400 for malformed JSON', async (t) => {
   const res = await get(`/api/test/echo?${key}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"word": ' });
   t.equal(res.status, 400);
-  t.match(await res.json(), { error: 'invalid_parameter' });
+  t.match(await res.json(), { error: 'invalid_body', details: [{ param: 'body' }] });
 });
 
 t.test('400 invalid_parameter lists the allowed values of an enum', async (t) => {

@@ -1,11 +1,13 @@
 import fs from 'node:fs';
-import http from 'node:http';
+import type http from 'node:http';
+import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../engine/config.js';
 import { createEngine, type Engine, type EngineOptions } from '../../engine/app.js';
 import { silentLogger } from '../../engine/log.js';
+import { createHttpServer } from '../../engine/http-server.js';
 
 export const TEST_KEY = 'conformance-test-key';
 
@@ -21,21 +23,25 @@ export function tempDataDir(prefix = 'manifold-test-'): string {
 }
 
 export async function serve(env: Record<string, string | undefined>, options: Omit<EngineOptions, 'config'> = {}): Promise<Served> {
-  // listen first so PUBLIC_BASE_URL (used in links the engine hands out) is the real address
+  const configFor = (publicBaseUrl?: string) =>
+    loadConfig({
+      TEST_API_KEY: TEST_KEY,
+      DATA_DIR: dataDir,
+      LOG_REQUESTS: '0',
+      TEST_KEY_RPM: '1000000',
+      ALLOW_PRIVATE_URLS: '1',
+      PUBLIC_BASE_URL: publicBaseUrl,
+      PATH: process.env.PATH,
+      ...env,
+    });
+  const dataDir = env.DATA_DIR ?? tempDataDir();
+  // the server npm start runs (timeouts, clientError envelopes); listening first so
+  // PUBLIC_BASE_URL (used in links the engine hands out) is the real address
   let handler: http.RequestListener = (_req, res) => res.writeHead(503).end();
-  const server = http.createServer((req, res) => handler(req, res));
+  const server = createHttpServer(configFor(), (req, res) => handler(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const config = loadConfig({
-    TEST_API_KEY: TEST_KEY,
-    DATA_DIR: tempDataDir(),
-    LOG_REQUESTS: '0',
-    TEST_KEY_RPM: '1000000',
-    ALLOW_PRIVATE_URLS: '1',
-    PUBLIC_BASE_URL: url,
-    PATH: process.env.PATH,
-    ...env,
-  });
+  const url = `${server instanceof https.Server ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const config = configFor(url);
   const engine = createEngine({ logger: silentLogger, ...options, config });
   handler = engine.app.callback();
   return {
