@@ -1,5 +1,5 @@
 import type { Config } from './config.js';
-import { ApiError, invalidBody } from './errors.js';
+import { ApiError, invalidBody, isStackOverflow, tooComplex } from './errors.js';
 
 /** The two body shapes every JSON answer takes (CONTRACT.md). */
 export const success = (config: Config, result: unknown) => ({ status: 200, success: true, creator: config.creator, result });
@@ -58,9 +58,7 @@ export function toApiError(err: unknown): ApiError {
     return new ApiError(status, code, e.expose && e.message ? sentence(e.message) : fallback);
   }
   // only input nests deep enough to exhaust the stack (JSON, markdown, HTML): the client's fault, not a bug
-  if (err instanceof RangeError && /call stack/i.test(err.message)) {
-    return new ApiError(400, 'input_too_deep', 'The input is nested too deeply to process', { details: [{ problem: 'nested too deeply' }] });
-  }
+  if (isStackOverflow(err)) return tooComplex('the input is nested too deeply');
   return new ApiError(500, 'internal_error', 'Internal error; the request id identifies it in the server log');
 }
 

@@ -71,6 +71,13 @@ export const invalidBody = (problem: string) =>
 /** 408 for a request (headers or body) that did not arrive in time; the connection is closed after it. */
 export const requestTimeout = (message = 'The request was not received in time') => new ApiError(408, 'request_timeout', message);
 
+/** 400 for what Node's HTTP parser refuses: a bad request line, conflicting Content-Length/Transfer-Encoding, broken chunking. */
+export const badRequest = (message: string) => new ApiError(400, 'bad_request', message);
+
+/** 431 for a request line and headers over Node's 16 KB (usually a very long query string). */
+export const headersTooLarge = () =>
+  new ApiError(431, 'headers_too_large', 'The request line and headers are larger than 16 KB together; send long input (a long query) in a POST body');
+
 /** Bounded work: the input needed more time, memory or nesting than one request may use. */
 export const tooComplex = (why: string) =>
   new ApiError(422, 'too_complex', `The input is too complex to process: ${why}; send a smaller or simpler input`);

@@ -5,7 +5,7 @@ import https from 'node:https';
 import type { Duplex } from 'node:stream';
 import type { Config } from './config.js';
 import { failure } from './envelope.js';
-import { ApiError } from './errors.js';
+import { badRequest, headersTooLarge, requestTimeout, type ApiError } from './errors.js';
 
 /**
  * The listening server, with the limits that protect it before a request reaches the
@@ -45,17 +45,17 @@ export function createHttpServer(config: Config, handler: http.RequestListener):
 export function clientErrorFor(err: NodeJS.ErrnoException & { reason?: string }): ApiError {
   switch (err.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return new ApiError(431, 'headers_too_large', 'The request line and headers are larger than 16 KB together; send long input (a long query) in a POST body');
+      return headersTooLarge();
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new ApiError(408, 'request_timeout', 'The request (headers and body) was not received in time');
+      return requestTimeout('The request (headers and body) was not received in time');
     case 'HPE_UNEXPECTED_CONTENT_LENGTH':
     case 'HPE_INVALID_CONTENT_LENGTH':
-      return new ApiError(400, 'bad_request', 'The request has conflicting or invalid Content-Length / Transfer-Encoding headers');
+      return badRequest('The request has conflicting or invalid Content-Length / Transfer-Encoding headers');
     case 'HPE_INVALID_TRANSFER_ENCODING':
     case 'HPE_INVALID_CHUNK_SIZE':
-      return new ApiError(400, 'bad_request', 'The request body has an invalid chunked transfer encoding');
+      return badRequest('The request body has an invalid chunked transfer encoding');
     default:
-      return new ApiError(400, 'bad_request', `The request is not valid HTTP/1.1${err.reason ? ` (${err.reason.replace(/[^\x20-\x7e]/g, '').slice(0, 100)})` : ''}`);
+      return badRequest(`The request is not valid HTTP/1.1${err.reason ? ` (${err.reason.replace(/[^\x20-\x7e]/g, '').slice(0, 100)})` : ''}`);
   }
 }
 

@@ -12,3 +12,17 @@ t.test('successJson is JSON.stringify of the success envelope, byte for byte', a
     for (const result of results) t.equal(successJson(config, result), JSON.stringify(success(config, result)), String(typeof result));
   }
 });
+
+t.test('a stack overflow (only deeply nested input causes one) is 422 too_complex, anything else unknown a 500', async (t) => {
+  const { toApiError } = await import('../../engine/envelope.js');
+  const overflow = (() => {
+    try {
+      const recurse = (n: number): number => recurse(n + 1) + 1;
+      return recurse(0);
+    } catch (err) {
+      return err;
+    }
+  })();
+  t.match(toApiError(overflow), { status: 422, code: 'too_complex' });
+  t.match(toApiError(new RangeError('Invalid array length')), { status: 500, code: 'internal_error' });
+});

@@ -24,7 +24,7 @@ export function rawRequest(url: string, head: string, body?: Buffer | { size: nu
     let sent = 0;
     let sentBeforeAnswer: number | undefined;
     let done = false;
-    socket.on('data', (d) => {
+    socket.on('data', (d: Buffer) => {
       sentBeforeAnswer ??= sent;
       received.push(d);
     });
