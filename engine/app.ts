@@ -1,7 +1,5 @@
 import path from 'node:path';
 import Koa from 'koa';
-import Router from '@koa/router';
-import type { Middleware } from 'koa';
 import type { Config } from './config.js';
 import { loadRegistryCompiled } from './manifest/compiled.js';
 import { ROOT } from './root.js';
@@ -11,24 +9,23 @@ import { buildRegistry, type Registry } from './registry.js';
 import { createHttpClient } from './http/client.js';
 import { createResultCache } from './cache.js';
 import type { FileStore } from './storage/files.js';
-import { createFileStore, diskUsage } from './storage/create-file-store.js';
-import { registerFileRoute } from './storage/file-route.js';
+import { createFileStore } from './storage/create-file-store.js';
 import { closeDatabase, database } from './db/database.js';
+import { UsageCounter } from './db/usage.js';
 import { KeyStore } from './auth/key-store.js';
-import { authenticate } from './auth/authenticate.js';
 import { createRateLimiter } from './limits/create-rate-limiter.js';
-import { enforceRateLimit } from './limits/enforce-rate-limit.js';
-import { registerKeyRoutes } from './admin/keys-routes.js';
-import { listing } from './discovery/listing.js';
-import { registerDiscoveryRoutes } from './discovery/routes.js';
-import { registerGalleryRoutes } from './effects/gallery.js';
 import { shutdownAll } from './shutdown.js';
 import { closeChromium } from './tools/browser/chromium.js';
 import { createLogger, type Logger } from './log.js';
-import { success } from './envelope.js';
 import { requestContext } from './pipeline/request-context.js';
-import { endpointDispatch } from './pipeline/endpoint.js';
-import { loadKoaBody } from './pipeline/body.js';
+import { dispatch } from './pipeline/dispatch.js';
+import { BodyParsers } from './pipeline/body.js';
+import type { Builtin } from './pipeline/builtin.js';
+import { systemBuiltins } from './admin/system-routes.js';
+import { keyBuiltins } from './admin/keys-routes.js';
+import { fileBuiltins } from './storage/file-route.js';
+import { discoveryBuiltins } from './discovery/routes.js';
+import { galleryBuiltins } from './effects/gallery.js';
 
 export { ROOT };
 export const ENDPOINTS_DIR = path.join(ROOT, 'endpoints');
@@ -51,6 +48,8 @@ export interface Engine {
   config: Config;
   files: FileStore;
   keys: KeyStore;
+  /** The built-in routes (health, admin, files, discovery, gallery, checkapikey). */
+  builtins: readonly Builtin[];
   close(): Promise<void>;
 }
 
@@ -72,34 +71,23 @@ export function createEngine(options: EngineOptions): Engine {
   const limiter = createRateLimiter(config, logger);
   const auth = { store, config };
 
+  const usage = new UsageCounter(config);
+
+  // the built-in routes, one table: dispatched, listed and documented like the manifests
+  const builtins: Builtin[] = [];
+  const table = () => builtins;
+  builtins.push(
+    ...systemBuiltins({ config, registry, store, usage, files, builtins: table }),
+    ...keyBuiltins({ store }),
+    ...fileBuiltins(files),
+    ...discoveryBuiltins({ registry, config, builtins: table }),
+    ...galleryBuiltins({ config, registry }),
+  );
+
   const app = new Koa({ proxy: config.env.TRUST_PROXY === '1' });
   app.silent = true;
-  const router = new Router();
-  router.get('/health', (ctx) => {
-    ctx.body = { status: 'ok', version: config.version, endpoints: registry.routes.length, uptime: Math.round(process.uptime()), storage: diskUsage(files) };
-  });
-  router.get('/api/admin/endpoints', async (ctx) => {
-    await enforceRateLimit(ctx, limiter, await authenticate(ctx, auth));
-    ctx.state.result = listing(registry);
-  });
-  let keysBody: Middleware | undefined;
-  router.use('/api/admin/keys', async (ctx, next) => {
-    keysBody ??= (await loadKoaBody()).koaBody({ json: true, urlencoded: false, multipart: false, jsonLimit: 16 * 1024 }) as unknown as Middleware;
-    return keysBody(ctx, next);
-  });
-  registerKeyRoutes(router, { store, config });
-  registerFileRoute(router, files);
-  registerDiscoveryRoutes(router, { registry, config });
-  registerGalleryRoutes(router, { config, registry });
-
   app.use(requestContext(config, logger));
-  app.use(endpointDispatch({ config, registry, auth, limiter, cache, tempDir: files.tempDir }));
-  app.use(async (ctx, next) => {
-    await next();
-    if (ctx.state.result !== undefined) ctx.body = success(config, ctx.state.result);
-  });
-  app.use(router.routes());
-  app.use(router.allowedMethods());
+  app.use(dispatch({ config, registry, auth, limiter, usage, cache, builtins, bodies: new BodyParsers(config, files.tempDir) }));
 
   return {
     app,
@@ -107,8 +95,9 @@ export function createEngine(options: EngineOptions): Engine {
     config,
     files,
     keys: store,
+    builtins,
     async close() {
-      await Promise.allSettled([limiter.close(), cache.close(), files.close(), shutdownAll(), closeChromium()]);
+      await Promise.allSettled([usage.close(), limiter.close(), cache.close(), files.close(), shutdownAll(), closeChromium()]);
       await closeDatabase(config);
     },
   };

@@ -5,29 +5,36 @@ import type { Endpoint, HttpMethod } from './manifest/types.js';
  * grow with the registry (@koa/router tests every layer's regexp per request). The few
  * parameterised paths fall back to a scan of their own list.
  */
-export type RouteMatch =
-  | { endpoint: Endpoint; pathParams: Record<string, string> }
+export type RouteMatch<T = Endpoint> =
+  | { endpoint: T; pathParams: Record<string, string> }
   | { allowed: string[] };
 
-interface DynamicRoute {
+/** What the router needs of a route: manifest endpoints and built-in routes both have it. */
+export interface Routable {
+  method: HttpMethod;
+  path: string;
+  aliases: readonly string[];
+}
+
+interface DynamicRoute<T> {
   method: HttpMethod;
   pattern: RegExp;
   keys: string[];
-  endpoint: Endpoint;
+  endpoint: T;
 }
 
-export class EndpointRouter {
-  private readonly exact = new Map<string, Endpoint>();
+export class EndpointRouter<T extends Routable = Endpoint> {
+  private readonly exact = new Map<string, T>();
   /** Lower-cased fallback so `/api/ephoto360/HackerAvatar` finds `hackeravatar` and vice versa. */
-  private readonly folded = new Map<string, Endpoint | null>();
+  private readonly folded = new Map<string, T | null>();
   private readonly methods = new Map<string, Set<string>>();
-  private readonly dynamic: DynamicRoute[] = [];
+  private readonly dynamic: DynamicRoute<T>[] = [];
 
-  constructor(endpoints: Endpoint[]) {
+  constructor(endpoints: readonly T[]) {
     for (const endpoint of endpoints) for (const p of [endpoint.path, ...endpoint.aliases]) this.add(endpoint, p);
   }
 
-  private add(endpoint: Endpoint, path: string) {
+  private add(endpoint: T, path: string) {
     if (path.includes(':')) {
       const keys: string[] = [];
       const source = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_m, key: string) => {
@@ -46,7 +53,7 @@ export class EndpointRouter {
   }
 
   /** The endpoint for a request, the methods the path allows (405), or undefined (404). */
-  match(method: string, rawPath: string): RouteMatch | undefined {
+  match(method: string, rawPath: string): RouteMatch<T> | undefined {
     const path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
     const m = method === 'HEAD' ? 'GET' : method;
     const hit = this.exact.get(`${m} ${path}`) ?? this.folded.get(`${m} ${path.toLowerCase()}`);

@@ -1,41 +1,23 @@
 /**
  * Key management over HTTP: POST/GET /api/admin/keys, DELETE /api/admin/keys/:id,
- * each behind `Authorization: Bearer $ADMIN_TOKEN` (403 forbidden otherwise).
- *
- * Convention: handlers put their data in `ctx.state.result` and never write
- * `ctx.body`; the engine's envelope middleware wraps it as
- * `{status: 200, success: true, creator, result}`, so exactly one place writes
- * envelopes. Failures are thrown as ApiError for the engine's error middleware.
- * These routes are authorised by the admin token alone: the engine must not
- * demand an API key on them.
+ * built-in routes with `auth: admin` (Authorization: Bearer $ADMIN_TOKEN, checked by
+ * the pipeline before the body is read; 403 forbidden otherwise). API keys play no
+ * part here: the engine does not ask for one on these routes.
  */
-import type Router from '@koa/router';
-import type { Context, Next } from 'koa';
-import { secretEquals } from '../auth/constant-time.js';
-import { bearerToken } from '../auth/key-from-request.js';
 import type { KeyStore } from '../auth/key-store.js';
-import type { Config } from '../config.js';
-import { ApiError, invalidParameter, notFound } from '../errors.js';
-
-export interface KeyRoutesDeps {
-  store: KeyStore;
-  config: Pick<Config, 'adminToken'>;
-}
+import { json } from '../adapters/types.js';
+import { invalidParameter, notFound } from '../errors.js';
+import { builtin, type Builtin } from '../pipeline/builtin.js';
 
 export const ADMIN_KEYS_PATH = '/api/admin/keys';
 
-const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
+/** Key creation bodies are a tier and a label: far below BODY_MAX_BYTES. */
+const KEY_BODY_BYTES = 16 * 1024;
 
-function requireAdmin(adminToken: string | undefined) {
-  return async (ctx: Context, next: Next) => {
-    if (!adminToken) throw forbidden('Admin writes are disabled: ADMIN_TOKEN is not set on this server');
-    const presented = bearerToken(ctx.get('Authorization'));
-    if (presented === undefined || !secretEquals(presented, adminToken)) {
-      throw forbidden('This route requires Authorization: Bearer <ADMIN_TOKEN>');
-    }
-    await next();
-  };
-}
+const KEY_RECORD = {
+  type: 'object',
+  properties: { id: { type: 'string' }, tier: { type: 'string' }, label: { type: ['string', 'null'] }, createdAt: { type: 'string' }, revokedAt: { type: ['string', 'null'] } },
+};
 
 /** An optional string field of the JSON body. */
 function optionalString(body: Record<string, unknown>, name: string): string | undefined {
@@ -45,32 +27,43 @@ function optionalString(body: Record<string, unknown>, name: string): string | u
   return value;
 }
 
-export function registerKeyRoutes(router: Router, { store, config }: KeyRoutesDeps): void {
-  const admin = requireAdmin(config.adminToken);
-
-  router.post(ADMIN_KEYS_PATH, admin, async (ctx) => {
-    const raw: unknown = (ctx.request as { body?: unknown }).body ?? {};
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-      throw invalidParameter('body', 'must be a JSON object like {"tier": "personal", "label": "…"}');
-    }
-    const body = raw as Record<string, unknown>;
-    const created = await store.create({ tier: optionalString(body, 'tier'), label: optionalString(body, 'label') });
-    ctx.state.result = {
-      id: created.id,
-      key: created.key,
-      tier: created.tier,
-      label: created.label,
-      createdAt: created.createdAt,
-    };
-  });
-
-  router.get(ADMIN_KEYS_PATH, admin, async (ctx) => {
-    ctx.state.result = await store.list();
-  });
-
-  router.delete(`${ADMIN_KEYS_PATH}/:id`, admin, async (ctx) => {
-    const revoked = await store.revoke(ctx.params.id);
-    if (!revoked) throw notFound(`No API key with id ${ctx.params.id}`);
-    ctx.state.result = revoked;
-  });
+export function keyBuiltins({ store }: { store: KeyStore }): Builtin[] {
+  return [
+    builtin({
+      method: 'POST',
+      path: ADMIN_KEYS_PATH,
+      auth: 'admin',
+      summary: 'Create a personal API key (shown once): JSON body {"tier": "personal", "label": "…"}',
+      jsonBody: KEY_BODY_BYTES,
+      result: { type: 'object', properties: { ...KEY_RECORD.properties, key: { type: 'string' } } },
+      async handle({ body: raw = {} }) {
+        if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+          throw invalidParameter('body', 'must be a JSON object like {"tier": "personal", "label": "…"}');
+        }
+        const body = raw as Record<string, unknown>;
+        const created = await store.create({ tier: optionalString(body, 'tier'), label: optionalString(body, 'label') });
+        return json({ id: created.id, key: created.key, tier: created.tier, label: created.label, createdAt: created.createdAt });
+      },
+    }),
+    builtin({
+      method: 'GET',
+      path: ADMIN_KEYS_PATH,
+      auth: 'admin',
+      summary: 'Every key ever created (never the key or its hash), revoked ones with revokedAt',
+      result: { type: 'array', items: KEY_RECORD },
+      handle: async () => json(await store.list()),
+    }),
+    builtin({
+      method: 'DELETE',
+      path: `${ADMIN_KEYS_PATH}/:id`,
+      auth: 'admin',
+      summary: 'Revoke a key: refused on the next request, in every process',
+      result: KEY_RECORD,
+      async handle({ pathParams }) {
+        const revoked = await store.revoke(pathParams.id);
+        if (!revoked) throw notFound(`No API key with id ${pathParams.id}`);
+        return json(revoked);
+      },
+    }),
+  ];
 }

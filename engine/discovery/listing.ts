@@ -1,7 +1,8 @@
 import type { Registry } from '../registry.js';
+import type { Builtin } from '../pipeline/builtin.js';
 
-/** GET /api/admin/endpoints: every route from the manifests, with availability and why. */
-export function listing(registry: Registry) {
+/** GET /api/admin/endpoints: every route from the manifests, with availability and why, then the built-in routes. */
+export function listing(registry: Registry, builtins: readonly Builtin[] = []) {
   const endpoints = registry.routes.map(({ endpoint, unavailable }) => ({
     method: endpoint.method,
     path: endpoint.path,
@@ -23,5 +24,11 @@ export function listing(registry: Registry) {
   }));
   const byCategory: Record<string, number> = {};
   for (const e of endpoints) byCategory[e.category] = (byCategory[e.category] ?? 0) + 1;
-  return { total: endpoints.length, available: endpoints.filter((e) => e.available).length, byCategory, endpoints };
+  return {
+    total: endpoints.length,
+    available: endpoints.filter((e) => e.available).length,
+    byCategory,
+    endpoints,
+    builtins: builtins.filter((b) => !b.hidden).map((b) => ({ method: b.method, path: b.path, aliases: b.aliases, auth: b.auth, summary: b.summary })),
+  };
 }

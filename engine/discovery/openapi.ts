@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { Registry, Route } from '../registry.js';
 import type { BodyType, Endpoint } from '../manifest/types.js';
 import { API_KEY_PARAM } from '../auth/key-from-request.js';
+import type { Builtin } from '../pipeline/builtin.js';
 
 /**
  * GET /openapi.json: an OpenAPI 3.1 document generated from the registry, so the
@@ -53,7 +54,7 @@ const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${nam
  * Build the whole document, or one category's (without the built-in routes). Pure: the
  * same registry and config give the same document.
  */
-export function buildOpenApi(registry: Registry, config: Config, category?: Endpoint['category']): Json {
+export function buildOpenApi(registry: Registry, config: Config, category?: Endpoint['category'], builtins: readonly Builtin[] = []): Json {
   const paths: Record<string, Record<string, Json>> = {};
   const operationIds = new Set<string>();
   const extraTags = new Set<string>();
@@ -73,7 +74,7 @@ export function buildOpenApi(registry: Registry, config: Config, category?: Endp
       (paths[openApiPath(p)] ??= {})[endpoint.method.toLowerCase()] = op;
     }
   }
-  if (!category) for (const [p, item] of Object.entries(builtins(registry))) paths[p] = item;
+  if (!category) for (const [p, item] of Object.entries(builtinPaths(builtins, operationIds))) paths[p] = item;
   const categories = Object.entries(CATEGORY_NAMES).filter(([name]) => !category || name === category);
 
   return {
@@ -90,7 +91,7 @@ export function buildOpenApi(registry: Registry, config: Config, category?: Endp
     security: [{ apiKeyHeader: [] }, { bearer: [] }, { apiKeyQuery: [] }],
     tags: [
       ...categories.map(([name, description]) => ({ name, description })),
-      ...(category ? [] : [{ name: 'system', description: 'Built-in routes: health and discovery' }]),
+      ...(category ? [] : [{ name: 'system', description: 'Built-in routes: health, key management, hosted files, discovery, gallery, checkapikey' }]),
       ...[...extraTags].filter((t) => !(t in CATEGORY_NAMES) && t !== 'system').sort().map((name) => ({ name })),
     ],
     paths,
@@ -258,57 +259,35 @@ const rateLimitHeaders = () => ({
 });
 
 /** The two built-in routes clients use (GET /openapi.json and /docs serve this document itself). */
-function builtins(registry: Registry): Record<string, Record<string, Json>> {
-  const envelope = (result: Json) => ({ 'application/json': { schema: { allOf: [ref('schemas', 'Success'), { type: 'object', properties: { result } }] } } });
-  return {
-    '/health': {
-      get: {
+/** The built-in routes' operations, from the same table the dispatcher serves (pipeline/builtin.ts). */
+function builtinPaths(builtins: readonly Builtin[], operationIds: Set<string>): Record<string, Record<string, Json>> {
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const route of builtins) {
+    if (route.hidden) continue;
+    for (const p of [route.path, ...route.aliases]) {
+      const pathParams = [...p.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+      const ok: Json = { description: route.summary };
+      if (route.result) ok.content = { 'application/json': { schema: { allOf: [ref('schemas', 'Success'), { type: 'object', properties: { result: route.result } }] } } };
+      if (route.auth === 'key') ok.headers = { 'X-Request-Id': ref('headers', 'X-Request-Id'), ...rateLimitHeaders() };
+      const op: Json = {
         tags: ['system'],
-        operationId: 'getHealth',
-        summary: 'Liveness and version',
-        security: [],
+        operationId: uniqueId(operationIds, route.method, p),
+        summary: route.summary,
+        ...(p !== route.path ? { description: `Alias of ${route.method} ${route.path}.` } : {}),
+        // auth none: no key; admin: the ADMIN_TOKEN bearer; key: the document's default (any way of sending a key)
+        ...(route.auth === 'none' ? { security: [] } : route.auth === 'admin' ? { security: [{ adminToken: [] }] } : {}),
+        parameters: [...pathParams, ...(route.auth === 'key' ? [ref('parameters', 'apikey')] : [])],
+        ...(route.jsonBody !== undefined ? { requestBody: { required: false, content: { 'application/json': { schema: { type: 'object' } } } } } : {}),
         responses: {
-          200: {
-            description: 'The service is up',
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  required: ['status', 'version'],
-                  properties: { status: { const: 'ok' }, version: { type: 'string' }, endpoints: { type: 'integer', example: registry.routes.length }, uptime: { type: 'integer' } },
-                },
-              },
-            },
-          },
+          200: ok,
+          ...(route.auth === 'key' ? { 401: ref('responses', '401'), 429: ref('responses', '429') } : {}),
+          ...(route.auth === 'admin' ? { 403: ref('responses', '403') } : {}),
         },
-      },
-    },
-    '/api/admin/endpoints': {
-      get: {
-        tags: ['system'],
-        operationId: 'getApiAdminEndpoints',
-        summary: 'Every endpoint with its params, category and availability',
-        parameters: [ref('parameters', 'apikey')],
-        responses: {
-          200: {
-            description: 'The listing',
-            headers: { 'X-Request-Id': ref('headers', 'X-Request-Id'), ...rateLimitHeaders() },
-            content: envelope({
-              type: 'object',
-              properties: {
-                total: { type: 'integer' },
-                available: { type: 'integer' },
-                byCategory: { type: 'object', additionalProperties: { type: 'integer' } },
-                endpoints: { type: 'array', items: { type: 'object' } },
-              },
-            }),
-          },
-          401: ref('responses', '401'),
-          429: ref('responses', '429'),
-        },
-      },
-    },
-  };
+      };
+      (paths[openApiPath(p)] ??= {})[route.method.toLowerCase()] = op;
+    }
+  }
+  return paths;
 }
 
 function components(config: Config): Json {
@@ -336,6 +315,7 @@ function components(config: Config): Json {
     securitySchemes: {
       apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
       bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>' },
+      adminToken: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <ADMIN_TOKEN> (admin routes only)' },
       apiKeyQuery: { type: 'apiKey', in: 'query', name: API_KEY_PARAM },
     },
     parameters: {

@@ -1,4 +1,3 @@
-import type Router from '@koa/router';
 import type { Config } from '../config.js';
 import { notFound } from '../errors.js';
 import { makeAsset, sendAsset, type Asset } from '../discovery/asset.js';
@@ -6,6 +5,7 @@ import { galleryPage, GALLERY_SCRIPT } from './gallery-page.js';
 import { templateHash } from './templates.js';
 import type { Registry } from '../registry.js';
 import type { Template } from './template-types.js';
+import { builtin, type Builtin } from '../pipeline/builtin.js';
 
 /** Width of gallery previews. */
 const PREVIEW_WIDTH = 320;
@@ -31,7 +31,7 @@ export function galleryEntries(templates: Template[], baseUrl: string): GalleryE
  * a copyable example request. Previews are rendered on first request through the
  * shared pool and cache, then served with a day-long cache lifetime.
  */
-export function registerGalleryRoutes(router: Router, deps: { config: Config; registry: Pick<Registry, 'routes'> }): void {
+export function galleryBuiltins(deps: { config: Config; registry: Pick<Registry, 'routes'> }): Builtin[] {
   let templates: Map<string, { template: Template; hash: string }> | undefined;
   // the templates are the effect endpoints' own (their family items), collected (and hashed) on first use
   const bySlug = () => (templates ??= new Map(deps.registry.routes
@@ -43,25 +43,38 @@ export function registerGalleryRoutes(router: Router, deps: { config: Config; re
   let photo: Buffer | undefined;
   const csp = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; script-src 'self'; connect-src 'none'; base-uri 'none'; form-action 'none'";
 
-  router.get(['/gallery', '/gallery/'], (ctx) => {
-    page ??= makeAsset('text/html; charset=utf-8', Buffer.from(galleryPage(galleryEntries([...bySlug().values()].map((t) => t.template), deps.config.publicBaseUrl))));
-    ctx.set('Content-Security-Policy', csp);
-    sendAsset(ctx, page, 'no-cache');
-  });
-  router.get('/gallery/gallery.js', (ctx) => sendAsset(ctx, script, 'public, max-age=3600'));
-  router.get('/gallery/preview/:file', async (ctx) => {
-    const slug = String(ctx.params.file).replace(/\.webp$/, '');
-    const found = bySlug().get(slug);
-    if (!found) throw notFound('No such effect template');
-    const { template, hash } = found;
-    const params = { ...PREVIEW_TEXT, size: PREVIEW_WIDTH, format: 'webp' as const };
-    // the renderer (Skia, sharp, worker pool) loads with the first preview, not at boot
-    const [{ renderCache, renderPool }, { samplePhoto }] = await Promise.all([import('./shared.js'), import('./sample-photo.js')]);
-    photo ??= samplePhoto(480, 320);
-    const preview = await renderCache().get(`preview\0${slug}\0${hash}`, () =>
-      renderPool(deps.config.env).render({ template, params, photo: template.input.startsWith('image') ? photo : undefined }));
-    ctx.set('Cache-Control', 'public, max-age=86400');
-    ctx.type = preview.contentType;
-    ctx.body = preview.data;
-  });
+  return [
+    builtin({
+      method: 'GET',
+      path: '/gallery',
+      auth: 'none',
+      summary: 'Every image-effect template with a preview, a search box and an example request',
+      handle({ ctx }) {
+        page ??= makeAsset('text/html; charset=utf-8', Buffer.from(galleryPage(galleryEntries([...bySlug().values()].map((t) => t.template), deps.config.publicBaseUrl))));
+        ctx.set('Content-Security-Policy', csp);
+        sendAsset(ctx, page, 'no-cache');
+      },
+    }),
+    builtin({ method: 'GET', path: '/gallery/gallery.js', auth: 'none', hidden: true, summary: "The gallery page's script", handle: ({ ctx }) => sendAsset(ctx, script, 'public, max-age=3600') }),
+    builtin({
+      method: 'GET',
+      path: '/gallery/preview/:file',
+      auth: 'none',
+      hidden: true,
+      summary: "A template's preview image (WebP)",
+      async handle({ pathParams }) {
+        const slug = pathParams.file.replace(/\.webp$/, '');
+        const found = bySlug().get(slug);
+        if (!found) throw notFound('No such effect template');
+        const { template, hash } = found;
+        const params = { ...PREVIEW_TEXT, size: PREVIEW_WIDTH, format: 'webp' as const };
+        // the renderer (Skia, sharp, worker pool) loads with the first preview, not at boot
+        const [{ renderCache, renderPool }, { samplePhoto }] = await Promise.all([import('./shared.js'), import('./sample-photo.js')]);
+        photo ??= samplePhoto(480, 320);
+        const preview = await renderCache().get(`preview\0${slug}\0${hash}`, () =>
+          renderPool(deps.config.env).render({ template, params, photo: template.input.startsWith('image') ? photo : undefined }));
+        return { type: 'binary', body: preview.data, contentType: preview.contentType, headers: { 'Cache-Control': 'public, max-age=86400' } };
+      },
+    }),
+  ];
 }

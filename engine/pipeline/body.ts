@@ -23,6 +23,9 @@ export const loadKoaBody = () => (koaBodyModule ??= import('koa-body'));
 let formidableModule: Promise<typeof formidable> | undefined;
 const loadFormidable = () => (formidableModule ??= import('formidable').then((m) => (m as unknown as { default: typeof formidable }).default));
 
+/** What a route declares about its body: the types it takes and its own size limit (manifest endpoints and built-ins alike). */
+export type BodySpec = { body: readonly Endpoint['body'][number][]; limits: { bodyBytes?: number } };
+
 /** Called at the first file part of a multipart body with the fields read before it; throws (an ApiError) to refuse the upload. */
 export type FileGate = (fields: Record<string, string>) => Promise<void> | void;
 
@@ -43,11 +46,11 @@ export class BodyParsers {
    * Parse the request body, if there is one; a request without one returns undefined at
    * once (no promise to wait for). `gate` runs before the first file of a multipart body.
    */
-  parse(ctx: Context, endpoint: Endpoint, gate?: FileGate): Promise<void> | undefined {
+  parse(ctx: Context, endpoint: BodySpec, gate?: FileGate): Promise<void> | undefined {
     return hasBody(ctx) ? this.#withIdleTimeout(ctx, this.#parse(ctx, endpoint, gate)) : undefined;
   }
 
-  async #parse(ctx: Context, endpoint: Endpoint, gate: FileGate | undefined): Promise<void> {
+  async #parse(ctx: Context, endpoint: BodySpec, gate: FileGate | undefined): Promise<void> {
     const types = endpoint.body;
     const matched = types.find((t) => ctx.is(t === 'form' ? 'urlencoded' : t));
     if (!matched) {
@@ -90,7 +93,7 @@ export class BodyParsers {
     return parser;
   }
 
-  async #multipart(ctx: Context, endpoint: Endpoint, gate: FileGate | undefined): Promise<void> {
+  async #multipart(ctx: Context, endpoint: BodySpec, gate: FileGate | undefined): Promise<void> {
     const createForm = await loadFormidable();
     const fieldLimit = endpoint.limits.bodyBytes ?? this.config.bodyMaxBytes;
     const form = createForm({

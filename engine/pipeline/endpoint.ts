@@ -1,28 +1,30 @@
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import type { Config } from '../config.js';
 import type { Registry, Route } from '../registry.js';
 import type { Output } from '../adapters/types.js';
-import { ApiError, unavailable } from '../errors.js';
+import { unavailable } from '../errors.js';
 import { authenticateKey, missingApiKey, missingApiKeyBeforeUpload, type AuthDeps, type Principal } from '../auth/authenticate.js';
 import { keyBeforeBody, keyInBody } from '../auth/key-from-request.js';
-import { enforceRateLimit } from '../limits/enforce-rate-limit.js';
-import type { RateLimiter } from '../limits/rate-limiter.js';
+import { admit, type AdmitDeps } from './admit.js';
+import type { Endpoint } from '../manifest/types.js';
 import type { ResultCache } from '../cache.js';
 import { canonical, collectParams, validateParams } from '../params.js';
-import { BodyParsers, hasBody, removeUploads } from './body.js';
+import { hasBody, removeUploads, type BodyParsers } from './body.js';
 import { Gate } from './concurrency.js';
 import { AdapterCall } from './adapter-call.js';
 import { Deadlines, type DeadlineQueue } from './deadlines.js';
 import { respond } from './respond.js';
 
-export interface EndpointDeps {
+export interface EndpointDeps extends AdmitDeps {
   config: Config;
   registry: Registry;
   auth: AuthDeps;
-  limiter: RateLimiter;
   cache: ResultCache;
-  tempDir: string;
+  bodies: BodyParsers;
 }
+
+/** Serve one matched manifest endpoint. */
+export type EndpointRunner = (ctx: Context, endpoint: Endpoint, pathParams: Record<string, string>) => Promise<void>;
 
 /** What a route needs on every request, worked out on its first one. */
 interface RoutePlan {
@@ -33,13 +35,12 @@ interface RoutePlan {
 }
 
 /**
- * Serves every manifest endpoint with one middleware (no per-endpoint middleware):
- * route lookup → key → rate limit → body → params → availability → adapter. Only a
- * request without a header or query key has its body read first, to find the key in it.
- * Requests for other paths fall through to the built-in router.
+ * Serves every manifest endpoint with one function (no per-endpoint middleware):
+ * key → rate limit → body → params → availability → adapter. Only a request without
+ * a header or query key has its body read first, to find the key in it.
  */
-export function endpointDispatch(deps: EndpointDeps): Middleware {
-  const bodies = new BodyParsers(deps.config, deps.tempDir);
+export function endpointRunner(deps: EndpointDeps): EndpointRunner {
+  const { bodies } = deps;
   const deadlines = new Deadlines();
   const plans = new Map<Route, RoutePlan>();
   const planFor = (route: Route): RoutePlan => {
@@ -56,13 +57,8 @@ export function endpointDispatch(deps: EndpointDeps): Middleware {
     return plan;
   };
 
-  return async (ctx, next) => {
-    const match = deps.registry.router.match(ctx.method, ctx.path);
-    if (!match) return next();
-    if ('allowed' in match) {
-      throw new ApiError(405, 'method_not_allowed', `Use ${match.allowed.join(' or ')} for this path`, { headers: { Allow: match.allowed.join(', ') } });
-    }
-    const route = deps.registry.byId.get(match.endpoint.id)!;
+  return async (ctx, matched, pathParams) => {
+    const route = deps.registry.byId.get(matched.id)!;
     const { endpoint } = route;
     const plan = planFor(route);
     ctx.state.secretParams = plan.secretParams;
@@ -72,8 +68,8 @@ export function endpointDispatch(deps: EndpointDeps): Middleware {
       const presented = endpoint.public ? undefined : keyBeforeBody(ctx);
       let principal = endpoint.public ? anonymous(ctx, deps.config) : presented !== undefined ? await authenticateKey(presented, deps.auth) : undefined;
       if (principal) {
-        const limited = enforceRateLimit(ctx, deps.limiter, principal);
-        if (limited) await limited;
+        const admitted = admit(ctx, deps, principal, endpoint.id, !endpoint.public);
+        if (admitted) await admitted;
         parsing = bodies.parse(ctx, endpoint);
         if (parsing) await parsing;
       } else {
@@ -88,12 +84,12 @@ export function endpointDispatch(deps: EndpointDeps): Middleware {
         });
         if (parsing) await parsing;
         principal = early ?? (await authenticateKey(keyInBody(ctx.request.body), deps.auth));
-        const limited = enforceRateLimit(ctx, deps.limiter, principal);
-        if (limited) await limited;
+        const admitted = admit(ctx, deps, principal, endpoint.id);
+        if (admitted) await admitted;
       }
       const query = ctx.query as Record<string, unknown>;
       const body = (ctx.request.body ?? query) as Record<string, unknown>;
-      const params = validateParams(endpoint, collectParams(endpoint, { query, body, path: match.pathParams }));
+      const params = validateParams(endpoint, collectParams(endpoint, { query, body, path: pathParams }));
       if (!route.handler) throw unavailable(route.unavailable!);
       const call = new AdapterCall(params, principal, deps.config.publicBaseUrl, ctx.state.requestId as string, ctx);
       const sending = respond(ctx, deps.config, await call.run(work(deps, route, plan, call), plan.deadlines));

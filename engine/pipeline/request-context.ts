@@ -2,8 +2,6 @@ import crypto from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Config } from '../config.js';
 import { failure, toApiError } from '../envelope.js';
-import { ApiError } from '../errors.js';
-import { notFoundFor } from '../discovery/not-served.js';
 import { keyFromRequest } from '../auth/key-from-request.js';
 import { redactUrl } from '../auth/redact.js';
 import type { Logger } from '../log.js';
@@ -35,12 +33,8 @@ export function requestContext(config: Config, log: Logger): Middleware {
         ctx.status = 204;
         return;
       }
+      // the dispatcher (pipeline/dispatch.ts) answers 404 and 405 for every route
       await next();
-      if (ctx.body === undefined && ctx.status === 404) throw notFoundFor(ctx.path);
-      if (ctx.body === undefined && (ctx.status === 405 || ctx.status === 501)) {
-        const allow = ctx.response.get('Allow');
-        throw new ApiError(405, 'method_not_allowed', `Use ${allow.replace(/, /g, ' or ')} for this path`, { headers: { Allow: allow } });
-      }
     } catch (err) {
       const error = toApiError(err);
       if (error.status >= 500 && error.code === 'internal_error') log.error({ requestId: id, path: ctx.path, err });

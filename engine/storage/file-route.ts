@@ -1,7 +1,6 @@
-import type Router from '@koa/router';
 import { notFound } from '../errors.js';
+import { builtin, type Builtin } from '../pipeline/builtin.js';
 import { contentTypeOf, isActiveContent, type FileStore } from './files.js';
-import { sendFile } from './send-file.js';
 
 /**
  * GET /files/:name — hosted files (effect images, uploads, code images). Names are
@@ -11,23 +10,24 @@ import { sendFile } from './send-file.js';
  * configured (S3_PUBLIC_URL), passive files redirect there; active ones are always
  * proxied so the sandboxing headers above still apply.
  */
-export function registerFileRoute(router: Router, files: FileStore): void {
-  router.get('/files/:name', async (ctx) => {
-    const name = String(ctx.params.name);
-    const file = await files.open(name);
-    if (!file) throw notFound('No such file');
-    const active = isActiveContent(name);
-    if (file.publicUrl && !active) {
-      ctx.redirect(file.publicUrl);
-      return;
-    }
-    ctx.type = contentTypeOf(name);
-    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    if (active) {
-      ctx.set('Content-Security-Policy', "sandbox; default-src 'none'");
-      ctx.set('Content-Disposition', `attachment; filename="${name}"`);
-    }
-    await sendFile(ctx, file);
-  });
+export function fileBuiltins(files: FileStore): Builtin[] {
+  return [
+    builtin({
+      method: 'GET',
+      path: '/files/:name',
+      auth: 'none',
+      summary: 'A hosted file (uploads, generated images, downloads) by its content-hash name; byte ranges honoured',
+      async handle({ ctx, pathParams }) {
+        const { name } = pathParams;
+        const file = await files.open(name);
+        if (!file) throw notFound('No such file');
+        const active = isActiveContent(name);
+        if (file.publicUrl && !active) return { type: 'redirect', location: file.publicUrl };
+        ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+        ctx.set('X-Content-Type-Options', 'nosniff');
+        if (active) ctx.set('Content-Security-Policy', "sandbox; default-src 'none'");
+        return { type: 'file', file, contentType: contentTypeOf(name), filename: active ? name : undefined };
+      },
+    }),
+  ];
 }

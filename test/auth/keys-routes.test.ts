@@ -1,20 +1,21 @@
 import t from 'tap';
-import { registerKeyRoutes } from '../../engine/admin/keys-routes.js';
-import { KeyStore } from '../../engine/auth/key-store.js';
-import { openDatabase } from '../../engine/db/database.js';
 import { timingSafeEqualSpy } from './crypto-spy.js';
-import { startApp, type TestLike } from './koa-harness.js';
+import { serve } from '../support/serve.js';
 
+/** The key routes are built-ins (engine/admin/keys-routes.ts), served by the real engine with no manifests. */
 const ADMIN = { Authorization: 'Bearer admin-secret' };
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 
-async function setup(t: TestLike, adminToken?: string, register = registerKeyRoutes) {
-  const db = openDatabase({ file: `${t.testdir()}/manifold.db` });
-  t.teardown(() => db.close());
-  const store = new KeyStore(db);
-  const url = await startApp(t, (router) => register(router, { store, config: { adminToken } }));
+interface TestLike {
+  teardown(fn: () => unknown): void;
+}
+
+async function setup(t: TestLike, adminToken?: string) {
+  const served = await serve({ ADMIN_TOKEN: adminToken }, { endpoints: [] });
+  t.teardown(() => served.close());
+  const store = served.engine.keys;
   const call = async (method: string, path: string, init: { headers?: Record<string, string>; body?: unknown } = {}) => {
-    const response = await fetch(url + path, {
+    const response = await fetch(served.url + path, {
       method,
       headers: { ...init.headers, ...(init.body === undefined ? {} : JSON_TYPE) },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
@@ -77,10 +78,9 @@ t.test('without ADMIN_TOKEN admin writes are disabled', async (t) => {
 
 t.test('the admin token is compared in constant time', async (t) => {
   const spy = timingSafeEqualSpy();
-  const mod = await t.mockImport<typeof import('../../engine/admin/keys-routes.js')>('../../engine/admin/keys-routes.js', spy.mocks);
-  const { call } = await setup(t, 'admin-secret', mod.registerKeyRoutes);
-  t.equal((await call('GET', '/api/admin/keys', { headers: { Authorization: 'Bearer x' } })).status, 403);
-  t.equal((await call('GET', '/api/admin/keys', { headers: ADMIN })).status, 200);
+  const mod = await t.mockImport<typeof import('../../engine/admin/admin-token.js')>('../../engine/admin/admin-token.js', spy.mocks);
+  t.throws(() => mod.requireAdminToken('Bearer x', 'admin-secret'), { code: 'forbidden' });
+  t.doesNotThrow(() => mod.requireAdminToken(ADMIN.Authorization, 'admin-secret'));
   t.equal(spy.calls.length, 2);
   t.ok(spy.calls.every(([a, b]) => a.length === 32 && b.length === 32), 'over SHA-256 digests');
 });

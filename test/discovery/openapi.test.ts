@@ -9,6 +9,7 @@ import { loadEndpoints, loadManifestFile } from '../../engine/manifest/load.js';
 import { EndpointRouter } from '../../engine/router.js';
 import type { Registry, Route } from '../../engine/registry.js';
 import { buildOpenApi } from '../../engine/discovery/openapi.js';
+import { builtin } from '../../engine/pipeline/builtin.js';
 
 /**
  * The generated document for the real catalog plus synthetic manifests covering the
@@ -28,7 +29,13 @@ const routes: Route[] = endpoints.map((endpoint) =>
 );
 const registry: Registry = { routes, byId: new Map(routes.map((r) => [r.endpoint.id, r])), router: new EndpointRouter(endpoints), built: Promise.resolve() };
 const config = loadConfig({ PUBLIC_BASE_URL: 'https://api.example.test/', CREATOR: 'Tester' });
-const doc = buildOpenApi(registry, config) as any;
+// two built-in routes, as the engine's table declares them (engine/pipeline/builtin.ts)
+const builtins = [
+  builtin({ method: 'GET', path: '/health', auth: 'none', summary: 'Liveness', handle: () => undefined }),
+  builtin({ method: 'GET', path: '/checkapikey', aliases: ['/api/checkapikey'], auth: 'key', summary: 'Own key', result: { type: 'object' }, handle: () => undefined }),
+  builtin({ method: 'GET', path: '/docs/:file', auth: 'none', hidden: true, summary: 'Assets', handle: () => undefined }),
+];
+const doc = buildOpenApi(registry, config, undefined, builtins) as any;
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([p, item]) =>
@@ -86,9 +93,9 @@ t.test('every endpoint and alias is an operation with its category as first tag'
     }
   }
   t.same(problems, [], 'every operation as generated from its endpoint');
-  const builtins = operations.filter(({ op: o }) => o.tags[0] === 'system').length;
-  t.equal(operations.length, checked + builtins, 'no operation without an endpoint');
-  t.equal(builtins, 2, '/health and /api/admin/endpoints');
+  const system = operations.filter(({ op: o }) => o.tags[0] === 'system').length;
+  t.equal(operations.length, checked + system, 'no operation without an endpoint');
+  t.equal(system, 3, '/health, /checkapikey and its alias; hidden routes left out');
   t.ok(checked > synthetic.length, 'the real catalog is in it');
   t.comment(`${checked} endpoint operations checked`);
 });
@@ -173,4 +180,11 @@ t.test('binary response, deprecated', async (t) => {
   t.same(Object.keys(banner.responses['200'].content), ['image/*']);
   t.equal(banner.deprecated, true);
   t.equal(banner.parameters[0].example, 'hello');
+});
+
+t.test('built-in routes are documented from their table: auth none has no security, auth key the apikey parameter', async (t) => {
+  t.same(doc.paths['/health'].get.security, []);
+  t.match(doc.paths['/checkapikey'].get, { tags: ['system'], parameters: [{ $ref: '#/components/parameters/apikey' }], responses: { 200: { content: Object }, 401: Object, 429: Object } });
+  t.match(doc.paths['/api/checkapikey'].get.description, /^Alias of GET \/checkapikey/);
+  t.notOk(doc.paths['/docs/{file}'], 'hidden');
 });

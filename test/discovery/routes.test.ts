@@ -16,7 +16,7 @@ t.test('/openapi.json: the registry document, no key, cached and compressed', as
   t.match(res.headers.get('cache-control'), /max-age=/);
   t.ok(res.headers.get('x-request-id'));
   const doc = await res.json();
-  t.same(doc, JSON.parse(JSON.stringify(buildOpenApi(served.engine.registry, served.engine.config))));
+  t.same(doc, JSON.parse(JSON.stringify(buildOpenApi(served.engine.registry, served.engine.config, undefined, served.engine.builtins))));
   t.equal(doc.servers[0].url, served.url);
   t.equal(Object.keys(doc.paths).length >= served.engine.registry.routes.length, true);
 
@@ -37,7 +37,7 @@ t.test('/openapi/<category>.json: one category, no key; /docs/swagger-config.jso
   const res = await get('/openapi/fun.json');
   t.equal(res.status, 200);
   const doc = await res.json();
-  t.same(doc, JSON.parse(JSON.stringify(buildOpenApi(served.engine.registry, served.engine.config, 'fun'))));
+  t.same(doc, JSON.parse(JSON.stringify(buildOpenApi(served.engine.registry, served.engine.config, 'fun', served.engine.builtins))));
   const operations = Object.values<Record<string, { tags: string[] }>>(doc.paths).flatMap((item) => Object.values(item));
   const fun = served.engine.registry.routes.filter((r) => r.endpoint.category === 'fun');
   t.ok(operations.length >= fun.length, `${operations.length} operations for ${fun.length} fun endpoints`);

@@ -4,38 +4,19 @@
  * test-artifacts/gallery.png.
  */
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import t from 'tap';
-import Koa from 'koa';
-import Router from '@koa/router';
 import sharp from 'sharp';
 import { chromium } from 'playwright-core';
-import { loadConfig } from '../../engine/config.js';
-import { registerGalleryRoutes } from '../../engine/effects/gallery.js';
 import { closeRenderPool } from '../../engine/effects/shared.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
+import { serve } from '../support/serve.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-// the gallery shows the effect endpoints' templates
-const routes = loadEndpoints(ENDPOINTS_DIR).map((endpoint) => ({ endpoint }));
-const total = routes.filter((r) => r.endpoint.adapter.kind === 'effect').length;
-
-// Listen first so the example requests carry the real address; Koa builds its
-// middleware chain per request via this handler, after the routes are registered.
-let handler: http.RequestListener = (_req, res) => res.writeHead(503).end();
-const server = http.createServer((req, res) => handler(req, res));
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-const app = new Koa();
-const router = new Router();
-registerGalleryRoutes(router, { config: loadConfig({ PUBLIC_BASE_URL: base }), registry: { routes } });
-app.use(router.routes());
-handler = app.callback();
+// the gallery shows the effect endpoints' templates, served as built-in routes of the real engine
+const served = await serve({});
+const base = served.url;
+const total = served.engine.registry.routes.filter((r) => r.endpoint.adapter.kind === 'effect').length;
 t.teardown(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await served.close();
   await closeRenderPool();
 });
 

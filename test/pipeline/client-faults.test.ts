@@ -13,7 +13,7 @@ import t from 'tap';
 type Tap = Pick<typeof t, 'equal' | 'match' | 'ok'>;
 import { serve, tempDataDir, TEST_KEY } from '../support/serve.js';
 import { loadEndpoints } from '../../engine/manifest/load.js';
-import { rawRequest, type RawAnswer } from './raw-http.js';
+import { rawRequest, UPLOAD_MANIFEST, type RawAnswer } from './raw-http.js';
 
 const dir = tempDataDir('manifold-faults-');
 fs.mkdirSync(path.join(dir, 'data'));
@@ -42,17 +42,7 @@ params:
 adapter: { kind: dataset, config: { file: data/words.json } }
 examples: [{ params: {}, expect: {} }]
 `,
-  'upload.yaml': `
-path: /api/test/upload
-method: POST
-body: [multipart]
-category: tools
-summary: Host a file
-params:
-  file: { in: file, required: true, schema: { type: string, format: binary }, description: the file }
-adapter: { kind: upload, config: { field: file } }
-examples: [{ params: {}, expect: {} }]
-`,
+  'upload.yaml': UPLOAD_MANIFEST,
   'slow.yaml': `
 path: /api/test/slow
 category: search

@@ -8,24 +8,11 @@ import path from 'node:path';
 import t from 'tap';
 import { serve, tempDataDir, TEST_KEY } from '../support/serve.js';
 import { loadEndpoints } from '../../engine/manifest/load.js';
-import { rawRequest } from './raw-http.js';
+import { rawRequest, UPLOAD_MANIFEST } from './raw-http.js';
 
 const MB = 1024 * 1024;
 const dir = tempDataDir('manifold-keys-first-');
-fs.writeFileSync(
-  path.join(dir, 'upload.yaml'),
-  `
-path: /api/test/upload
-method: POST
-body: [multipart]
-category: tools
-summary: Host a file
-params:
-  file: { in: file, required: true, schema: { type: string, format: binary }, description: the file }
-adapter: { kind: upload, config: { field: file } }
-examples: [{ params: {}, expect: {} }]
-`,
-);
+fs.writeFileSync(path.join(dir, 'upload.yaml'), UPLOAD_MANIFEST);
 const served = await serve({ UPLOAD_MAX_BYTES: String(200 * MB) }, { endpoints: loadEndpoints(dir) });
 t.teardown(() => served.close());
 const tmp = served.engine.files.tempDir;

@@ -71,3 +71,16 @@ export function rawRequest(url: string, head: string, body?: Buffer | { size: nu
     socket.setTimeout(60_000, () => reject(new Error('no answer within 60 s')));
   });
 }
+
+/** A multipart upload endpoint at /api/test/upload (the upload adapter), for tests of body handling. */
+export const UPLOAD_MANIFEST = `
+path: /api/test/upload
+method: POST
+body: [multipart]
+category: tools
+summary: Host a file
+params:
+  file: { in: file, required: true, schema: { type: string, format: binary }, description: the file }
+adapter: { kind: upload, config: { field: file } }
+examples: [{ params: {}, expect: {} }]
+`;

@@ -1,0 +1,97 @@
+/**
+ * The service's own routes: GET /health (no key, for load balancers: not an envelope,
+ * as CONTRACT.md shows it), the endpoint listing, and GET /checkapikey — the calling
+ * key's own record and usage (never the key or its hash).
+ */
+import { json } from '../adapters/types.js';
+import { TEST_KEY_ID } from '../auth/authenticate.js';
+import { keyBeforeBody } from '../auth/key-from-request.js';
+import type { KeyStore } from '../auth/key-store.js';
+import type { UsageCounter } from '../db/usage.js';
+import type { Config } from '../config.js';
+import { listing } from '../discovery/listing.js';
+import type { Registry } from '../registry.js';
+import { builtin, type Builtin } from '../pipeline/builtin.js';
+import { diskUsage } from '../storage/create-file-store.js';
+import type { FileStore } from '../storage/files.js';
+
+export interface SystemDeps {
+  config: Config;
+  registry: Registry;
+  store: KeyStore;
+  usage: UsageCounter;
+  files: FileStore;
+  /** The whole built-in table, for the listing. */
+  builtins: () => readonly Builtin[];
+}
+
+export function systemBuiltins(deps: SystemDeps): Builtin[] {
+  const { config, registry } = deps;
+  return [
+    builtin({
+      method: 'GET',
+      path: '/health',
+      auth: 'none',
+      summary: 'Liveness and version: {"status": "ok", "version", "endpoints", "uptime", "storage"} (not an envelope)',
+      handle: () => ({
+        type: 'binary',
+        contentType: 'application/json; charset=utf-8',
+        body: Buffer.from(JSON.stringify({ status: 'ok', version: config.version, endpoints: registry.routes.length, uptime: Math.round(process.uptime()), storage: diskUsage(deps.files) })),
+        headers: { 'Cache-Control': 'no-store' },
+      }),
+    }),
+    builtin({
+      method: 'GET',
+      path: '/api/admin/endpoints',
+      auth: 'key',
+      summary: 'Every endpoint with its params, category and availability (and why not), and the built-in routes',
+      result: {
+        type: 'object',
+        properties: {
+          total: { type: 'integer' },
+          available: { type: 'integer' },
+          byCategory: { type: 'object', additionalProperties: { type: 'integer' } },
+          endpoints: { type: 'array', items: { type: 'object' } },
+          builtins: { type: 'array', items: { type: 'object' } },
+        },
+      },
+      handle: () => json(listing(registry, deps.builtins())),
+    }),
+    builtin({
+      method: 'GET',
+      path: '/checkapikey',
+      aliases: ['/api/checkapikey'],
+      auth: 'key',
+      summary: "The calling key's own record: tier, label, budget, remaining requests this minute, requests today and in total",
+      result: {
+        type: 'object',
+        required: ['tier', 'label', 'limit_per_minute', 'remaining', 'requests_today', 'requests_total', 'created_at'],
+        properties: {
+          tier: { type: 'string', enum: ['test', 'personal'] },
+          label: { type: ['string', 'null'] },
+          limit_per_minute: { type: 'integer' },
+          remaining: { type: 'integer', description: 'Requests left in the current 60-second window, this one counted' },
+          requests_today: { type: 'integer', description: 'Requests today (UTC), this one counted' },
+          requests_total: { type: 'integer' },
+          created_at: { type: ['string', 'null'], format: 'date-time', description: 'null for the shared test key' },
+        },
+      },
+      async handle({ ctx, principal }) {
+        const { keyId, tier, rpm } = principal!;
+        // the pipeline verified this key a moment ago: the store answers from its cache
+        const record = keyId === TEST_KEY_ID ? undefined : await deps.store.verify(keyBeforeBody(ctx)!);
+        const usage = await deps.usage.totals(keyId);
+        return json({
+          tier,
+          label: record?.label ?? null,
+          limit_per_minute: rpm,
+          // set by the rate limit this request just passed
+          remaining: Number(ctx.response.get('RateLimit-Remaining')),
+          requests_today: usage.today,
+          requests_total: usage.total,
+          created_at: record?.createdAt ?? null,
+        });
+      },
+    }),
+  ];
+}

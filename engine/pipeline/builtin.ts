@@ -1,0 +1,83 @@
+import type { Context } from 'koa';
+import type { Output } from '../adapters/types.js';
+import { authenticateKey, missingApiKey, type AuthDeps, type Principal } from '../auth/authenticate.js';
+import { keyBeforeBody } from '../auth/key-from-request.js';
+import { requireAdminToken } from '../admin/admin-token.js';
+import type { Config } from '../config.js';
+import type { HttpMethod } from '../manifest/types.js';
+import type { Routable } from '../router.js';
+import { admit, type AdmitDeps } from './admit.js';
+import type { BodyParsers } from './body.js';
+import { respond } from './respond.js';
+
+/**
+ * Built-in routes (health, admin, hosted files, discovery, docs, gallery, checkapikey)
+ * are declared as data, like manifest endpoints, and served by the same dispatcher
+ * (pipeline/dispatch.ts): one router with one 405 decision, the same error and
+ * success envelopes (respond), keys checked before bodies, the same rate limits.
+ * The listing and the OpenAPI document are generated from the same table.
+ */
+export type BuiltinAuth = 'none' | 'key' | 'admin';
+
+export interface BuiltinCall {
+  ctx: Context;
+  /** `:name` segments of the path, decoded. */
+  pathParams: Record<string, string>;
+  /** The caller's key (`auth: key` routes). */
+  principal?: Principal;
+  /** The parsed JSON body (routes with `jsonBody`). */
+  body?: unknown;
+}
+
+export interface Builtin extends Routable {
+  method: HttpMethod;
+  path: string;
+  aliases: readonly string[];
+  /** none: anyone, no budget (health, docs, files); key: an API key, counted against its budget; admin: ADMIN_TOKEN. */
+  auth: BuiltinAuth;
+  summary: string;
+  /** JSON schema of `result` in the success envelope; absent for pages, assets, files and /health. */
+  result?: Record<string, unknown>;
+  /** Takes a JSON body of at most this many bytes. */
+  jsonBody?: number;
+  /** Left out of the listing and the OpenAPI document (the docs' and gallery's own assets). */
+  hidden?: boolean;
+  /**
+   * The answer: an Output written by the engine (the JSON envelope, bytes, a stored file,
+   * a redirect), or nothing when the handler wrote a cacheable asset itself (sendAsset).
+   */
+  handle(call: BuiltinCall): Output | void | Promise<Output | void>;
+}
+
+/** A built-in route; `aliases` default to none. */
+export const builtin = (route: Omit<Builtin, 'aliases'> & { aliases?: readonly string[] }): Builtin => ({ aliases: [], ...route });
+
+export interface BuiltinDeps extends AdmitDeps {
+  config: Config;
+  auth: AuthDeps;
+  bodies: BodyParsers;
+}
+
+/** Serve one built-in: its auth (before any body), its JSON body if it takes one, its handler, the answer. */
+export async function runBuiltin(ctx: Context, route: Builtin, pathParams: Record<string, string>, deps: BuiltinDeps): Promise<void> {
+  let principal: Principal | undefined;
+  if (route.auth === 'admin') requireAdminToken(ctx.get('Authorization'), deps.config.adminToken);
+  else if (route.auth === 'key') {
+    const presented = keyBeforeBody(ctx);
+    if (presented === undefined) throw missingApiKey();
+    principal = await authenticateKey(presented, deps.auth);
+    const admitted = admit(ctx, deps, principal, `${route.method} ${route.path}`);
+    if (admitted) await admitted;
+  }
+  let body: unknown;
+  if (route.jsonBody !== undefined) {
+    const parsing = deps.bodies.parse(ctx, { body: ['json'], limits: { bodyBytes: route.jsonBody } });
+    if (parsing) await parsing;
+    body = ctx.request.body;
+  }
+  const output = await route.handle({ ctx, pathParams, principal, body });
+  if (output) {
+    const sending = respond(ctx, deps.config, output);
+    if (sending) await sending;
+  }
+}

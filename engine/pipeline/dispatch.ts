@@ -1,0 +1,27 @@
+import type { Middleware } from 'koa';
+import { ApiError } from '../errors.js';
+import { notFoundFor } from '../discovery/not-served.js';
+import { EndpointRouter } from '../router.js';
+import { runBuiltin, type Builtin, type BuiltinDeps } from './builtin.js';
+import { endpointRunner, type EndpointDeps } from './endpoint.js';
+
+/**
+ * The one dispatcher: every request, manifest endpoint or built-in route, is looked up
+ * here (the registry's router first: it serves the traffic), answered 404 or 405 here
+ * and nowhere else, then run through the same steps (pipeline/endpoint.ts, builtin.ts).
+ */
+export function dispatch(deps: EndpointDeps & BuiltinDeps & { builtins: readonly Builtin[] }): Middleware {
+  const runEndpoint = endpointRunner(deps);
+  const builtins = new EndpointRouter<Builtin>(deps.builtins);
+  return (ctx) => {
+    const found = deps.registry.router.match(ctx.method, ctx.path);
+    if (found && 'endpoint' in found) return runEndpoint(ctx, found.endpoint, found.pathParams);
+    const own = builtins.match(ctx.method, ctx.path);
+    if (own && 'endpoint' in own) return runBuiltin(ctx, own.endpoint, own.pathParams, deps);
+    const allowed = [...new Set([...allowedBy(found), ...allowedBy(own)])];
+    if (allowed.length) throw new ApiError(405, 'method_not_allowed', `Use ${allowed.join(' or ')} for this path`, { headers: { Allow: allowed.join(', ') } });
+    throw notFoundFor(ctx.path);
+  };
+}
+
+const allowedBy = (match: { allowed: string[] } | object | undefined): string[] => (match && 'allowed' in match ? match.allowed : []);
