@@ -21,7 +21,8 @@ const until = (done: () => boolean) =>
 
 t.test('calls still in the queue at their deadline expire, oldest first; removed ones never do', async (t) => {
   const expired: string[] = [];
-  const queue = new DeadlineQueue(20);
+  // 200 ms, far beyond the 10 ms pause below even on a loaded machine (20 ms was not)
+  const queue = new DeadlineQueue(200);
   const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((name) => new Entry(name, expired));
   queue.add(a);
   queue.add(b);
@@ -33,7 +34,7 @@ t.test('calls still in the queue at their deadline expire, oldest first; removed
   queue.remove(a);
   await until(() => expired.length === 2);
   t.same(expired, ['c', 'd']);
-  t.equal(c.expiredWith, 20, 'told the timeout it missed');
+  t.equal(c.expiredWith, 200, 'told the timeout it missed');
   t.equal(queue.size, 0);
   queue.remove(c); // removing twice is a no-op
   t.equal(queue.size, 0);
