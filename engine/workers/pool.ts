@@ -107,6 +107,8 @@ export class BoundedPool {
     const envelope: TaskEnvelope = { task, port: port2 };
     try {
       const outcome: WireOutcome = await this.pool.run(envelope, { signal: stop.signal, transferList: [port2, ...(options.transferList ?? [])] as never });
+      // a worker ran it (its 'picked' message may not have been read before the port closed)
+      this.warm = true;
       return fromWire(outcome) as T;
     } catch (err) {
       if (why) throw why;
