@@ -51,6 +51,13 @@ const MEDIA_TYPES: Record<BodyType, string> = { json: 'application/json', form: 
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
 /**
+ * Manifest tags that mark an endpoint for the engine (the jobs feature finds long work by
+ * `long-running`) rather than group it in the docs: an operation extension, not an
+ * OpenAPI tag, so Swagger UI lists the operation under its category only.
+ */
+const MARKER_TAGS = new Set(['long-running']);
+
+/**
  * Build the whole document, or one category's (without the built-in routes). Pure: the
  * same registry and config give the same document.
  */
@@ -61,7 +68,7 @@ export function buildOpenApi(registry: Registry, config: Config, category?: Endp
   for (const route of registry.routes) {
     const { endpoint } = route;
     if (category && endpoint.category !== category) continue;
-    endpoint.tags.forEach((t) => extraTags.add(t));
+    endpoint.tags.forEach((t) => MARKER_TAGS.has(t) || extraTags.add(t));
     const primary = operation(route);
     for (const p of [endpoint.path, ...endpoint.aliases]) {
       const isAlias = p !== endpoint.path;
@@ -133,7 +140,8 @@ function operation(route: Route): Json {
   parameters.push(ref('parameters', 'apikey'));
 
   const op: Json = {
-    tags: [endpoint.category, ...endpoint.tags.filter((t) => t !== endpoint.category)],
+    tags: [endpoint.category, ...endpoint.tags.filter((t) => t !== endpoint.category && !MARKER_TAGS.has(t))],
+    ...(endpoint.tags.includes('long-running') ? { 'x-long-running': true } : {}),
     summary: endpoint.summary,
     description: unavailable ? `${endpoint.description}\n\n**Unavailable on this server:** ${unavailable}.` : endpoint.description,
     parameters,
