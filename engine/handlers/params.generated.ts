@@ -47,6 +47,22 @@ export interface Params {
   "checker/whois": {
     domain: string
   }
+  "fun/random": {
+    category?: ("waifu" | "neko" | "shinobu" | "megumin" | "awoo" | "smile" | "happy" | "wink" | "blush" | "smug")
+  }
+  "fun/webcam": {
+    country?: string
+    category?: ("beach" | "building" | "city" | "coast" | "forest" | "indoor" | "lake" | "landscape" | "mountain" | "observatory" | "port" | "river" | "sportArea" | "square" | "traffic" | "village" | "water")
+    json: boolean
+  }
+  "search/spotify": {
+    query: string
+    limit: number
+  }
+  "search/spotifyplaylist": {
+    query: string
+    limit: number
+  }
   "tools/attp": {
     text: string
     font: ("luckiest-guy" | "anton" | "bangers" | "permanent-marker" | "pacifico" | "dejavu-sans")

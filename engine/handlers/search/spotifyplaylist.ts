@@ -1,0 +1,27 @@
+import { notFound, upstreamError } from '../../errors.js';
+import { spotifyApi } from '../../spotify/token.js';
+import { playlist, track, type SpotifyPlaylist, type SpotifyTrack } from '../../spotify/shapes.js';
+import { handler } from '../types.js';
+
+/**
+ * /api/search/spotifyplaylist: a playlist link (or id) answers that playlist with its
+ * tracks; other text searches playlists. Spotify's search lists may hold null entries
+ * (playlists it withholds): they are dropped.
+ */
+const LINK = /^(?:https?:\/\/open\.spotify\.com\/(?:intl-[a-z-]+\/)?playlist\/|spotify:playlist:)?([A-Za-z0-9]{22})(?:[/?#].*)?$/;
+
+export default handler<{ query: string; limit: number }>(async ({ params, call, setup }) => {
+  const id = LINK.exec(params.query.trim())?.[1];
+  if (id) {
+    const p = await spotifyApi<SpotifyPlaylist>(setup, `/playlists/${id}`, {}, call.signal);
+    if (!p?.id) throw upstreamError('spotify-api', 'no playlist in the answer');
+    const tracks = (p.tracks?.items ?? []).map((i) => i.track).filter((t): t is SpotifyTrack => !!t?.id).slice(0, params.limit).map(track);
+    return { ...playlist(p), tracks };
+  }
+  const answer = await spotifyApi<{ playlists?: { items?: (SpotifyPlaylist | null)[] } }>(
+    setup, '/search', { q: params.query, type: 'playlist', limit: params.limit }, call.signal);
+  if (!Array.isArray(answer?.playlists?.items)) throw upstreamError('spotify-api', 'no playlists list in the answer');
+  const items = answer.playlists.items.filter((p): p is SpotifyPlaylist => !!p?.id).map(playlist);
+  if (!items.length) throw notFound('No Spotify playlist matches');
+  return items;
+});
