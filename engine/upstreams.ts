@@ -30,6 +30,13 @@ export interface UpstreamCall {
   signal?: AbortSignal;
   /** Budget for this call; default the spec's `timeoutMs` (else 8 s). */
   timeoutMs?: number;
+  /** An upper bound on that budget (the endpoint's own limit): the call gets the smaller of the two. */
+  limitMs?: number;
+  /**
+   * Bare query flags appended after the query (`?q=x&raw`): got writes every `searchParams`
+   * entry as `name=`, which some upstreams read as a different switch.
+   */
+  flags?: string[];
   maxBytes?: number;
   retries?: number;
   /** Another origin of the same service (e.g. a plan-specific host); default the configured base URL. */
@@ -100,6 +107,14 @@ function fillAll(map: Record<string, string> | undefined, env: Readonly<Record<s
   return out;
 }
 
+/** The query written into the URL with the bare flags appended (see `UpstreamCall.flags`). */
+function withFlags(url: string, query: Record<string, string | number | boolean>, flags: string[]): string {
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) search.append(k, String(v));
+  const parts = [search.toString(), ...flags.map(encodeURIComponent)].filter(Boolean);
+  return `${url}${url.includes('?') ? '&' : '?'}${parts.join('&')}`;
+}
+
 export class UpstreamRegistry {
   private readonly byName = new Map<string, Upstream>();
 
@@ -168,16 +183,18 @@ export class UpstreamRegistry {
     const upstream = this.byName.get(name)!;
     const query: Record<string, string | number | boolean> = { ...upstream.query };
     for (const [key, value] of Object.entries(call.query ?? {})) if (value !== undefined) query[key] = value;
+    const url = (call.baseUrl?.replace(/\/+$/, '') ?? upstream.baseUrl) + (call.path ?? '');
+    const budget = call.timeoutMs ?? upstream.spec.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
     return {
       upstream: name,
-      url: (call.baseUrl?.replace(/\/+$/, '') ?? upstream.baseUrl) + (call.path ?? ''),
+      url: call.flags?.length ? withFlags(url, query, call.flags) : url,
       method: call.method,
-      searchParams: Object.keys(query).length ? query : undefined,
+      searchParams: !call.flags?.length && Object.keys(query).length ? query : undefined,
       headers: call.headers ? { ...upstream.headers, ...call.headers } : upstream.headers,
       json: call.json,
       form: call.form,
       body: call.body,
-      timeoutMs: call.timeoutMs ?? upstream.spec.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
+      timeoutMs: call.limitMs === undefined ? budget : Math.min(budget, call.limitMs),
       signal: call.signal,
       maxBytes: call.maxBytes,
       retries: call.retries,

@@ -116,7 +116,7 @@ export const ai: AdapterKind<AiConfig> = {
     const fixed = defaultRoute(config, setup);
     const registry = modelRegistry();
     const gateway = gatewayFrom(registry, setup.config.env);
-    const deps = { http: setup.http, upstreams: setup.upstreams };
+    const deps = { upstreams: setup.upstreams };
     const timeoutMs = setup.endpoint.limits.timeoutMs;
 
     const routeFor = (params: Record<string, unknown>) => {

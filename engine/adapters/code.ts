@@ -41,7 +41,7 @@ export const code: AdapterKind<CodeConfig> = {
   },
   unavailable(config, setup) {
     if (!config.upstreams) return undefined;
-    const reasons = config.upstreams.map((u) => (setup.upstreams.has(u) ? setup.upstreams.get(u).missing && `${u}: ${setup.upstreams.get(u).missing}` : `unknown upstream ${u}`));
+    const reasons = config.upstreams.map((u) => setup.upstreams.unavailable(u));
     return reasons.some((r) => !r) ? undefined : reasons.join('; ');
   },
   async create(config, setup): Promise<EndpointHandler> {

@@ -114,24 +114,13 @@ const compileRequest = (spec: Request): Compiled => ({
 const upstreamsOf = (p: Provider) => [p.upstream, ...(p.lookup ? [p.lookup.upstream] : [])];
 
 function pick(config: HttpConfig, setup: AdapterSetup): Provider | undefined {
-  return config.providers.find((p) => upstreamsOf(p).every((u) => setup.upstreams.has(u) && !setup.upstreams.get(u).missing));
+  return config.providers.find((p) => upstreamsOf(p).every((u) => !setup.upstreams.unavailable(u)));
 }
 
 const isEmpty = (value: unknown) => value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
 
 function encodeAll(params: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, v === undefined ? v : encodeURIComponent(String(v))]));
-}
-
-/**
- * The query written into the URL with the bare flags appended: got serialises a
- * `searchParams` object through URLSearchParams, which always writes `name=`.
- */
-function withFlags(url: string, query: Record<string, unknown>, flags: string[]): string {
-  const search = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined) search.append(k, String(v));
-  const parts = [search.toString(), ...flags.map(encodeURIComponent)].filter(Boolean);
-  return `${url}${url.includes('?') ? '&' : '?'}${parts.join('&')}`;
 }
 
 /** Named groups of each capture pattern, matched against its param; a mismatch is the client's error. */
@@ -162,7 +151,7 @@ export const http: AdapterKind<HttpConfig> = {
     if (pick(config, setup)) return undefined;
     return config.providers
       .flatMap(upstreamsOf)
-      .map((u) => (setup.upstreams.has(u) ? setup.upstreams.get(u).missing && `${u}: ${setup.upstreams.get(u).missing}` : `unknown upstream ${u}`))
+      .map((u) => setup.upstreams.unavailable(u))
       .filter(Boolean)
       .join('; ');
   },
@@ -174,23 +163,19 @@ export const http: AdapterKind<HttpConfig> = {
 
     async function fetchMapped(request: Compiled, scope: TemplateScope, call: Call): Promise<unknown> {
       const { spec } = request;
-      const upstream = setup.upstreams.get(spec.upstream);
-      const url = upstream.baseUrl + String(fillTemplate(spec.path, { ...scope, params: encodeAll(scope.params) }));
-      const query = { ...upstream.query, ...(fillTemplate(spec.query ?? {}, scope) as Record<string, string>) };
       const options = {
-        upstream: spec.upstream,
         method: spec.method ?? 'GET',
-        url: spec.flags ? withFlags(url, query, spec.flags) : url,
-        searchParams: spec.flags ? undefined : query,
+        path: String(fillTemplate(spec.path, { ...scope, params: encodeAll(scope.params) })),
+        query: fillTemplate(spec.query ?? {}, scope) as Record<string, string>,
+        flags: spec.flags,
         json: spec.json && (fillTemplate(spec.json, scope) as Record<string, unknown>),
         form: spec.form && (fillTemplate(spec.form, scope) as Record<string, string>),
-        headers: upstream.headers,
-        timeoutMs: Math.min(setup.endpoint.limits.timeoutMs, upstream.spec.timeoutMs ?? Infinity),
+        limitMs: setup.endpoint.limits.timeoutMs,
         signal: call.signal,
       };
       let data: unknown;
       try {
-        data = spec.format === 'feed' ? await parseFeed(spec.upstream, await setup.http.upstreamText(options)) : await setup.http.upstreamJson(options);
+        data = spec.format === 'feed' ? await parseFeed(spec.upstream, await setup.upstreams.text(spec.upstream, options)) : await setup.upstreams.call(spec.upstream, options);
       } catch (error) {
         const status = upstreamStatusOf(error);
         if (spec.notFound && status !== undefined && (status === 404 || spec.notFoundStatuses?.includes(status))) throw notFound(spec.notFound);

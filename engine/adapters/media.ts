@@ -82,8 +82,7 @@ export const media: AdapterKind<MediaConfig> = {
   unavailable(config, setup) {
     const upstream = config.spotify?.upstream ?? config.page?.upstream;
     if (upstream) {
-      if (!setup.upstreams.has(upstream)) return `unknown upstream ${upstream}`;
-      const missing = setup.upstreams.get(upstream).missing;
+      const missing = setup.upstreams.unavailable(upstream);
       if (missing) return missing;
     }
     const custom = setup.config.env.YTDLP_PATH;
@@ -121,15 +120,7 @@ export const media: AdapterKind<MediaConfig> = {
     async function spotifyTrack(upstreamName: string, url: string, call: Call): Promise<Output> {
       const id = trackId(url);
       if (!id) throw unsupportedUrl('url', 'not a Spotify track URL');
-      const upstream = setup.upstreams.get(upstreamName);
-      const html = await setup.http.upstreamText({
-        upstream: upstreamName,
-        url: `${upstream.baseUrl}/embed/track/${id}`,
-        headers: upstream.headers,
-        searchParams: upstream.query,
-        timeoutMs: 10_000,
-        signal: call.signal,
-      });
+      const html = await setup.upstreams.text(upstreamName, { path: `/embed/track/${id}`, signal: call.signal });
       const track = parseEmbedPage(html, id);
       const match = await service.searchYoutube(youtubeQuery(track), call.signal);
       if (!match) throw notFound('No YouTube upload matches this track');

@@ -2,15 +2,14 @@ import { PassThrough, type Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createParser } from 'eventsource-parser';
 import { ApiError, upstreamError, upstreamTimeout } from '../errors.js';
-import type { HttpClient } from '../http/client.js';
-import type { UpstreamRegistry } from '../upstreams.js';
+import type { UpstreamCall, UpstreamRegistry } from '../upstreams.js';
 import type { Route } from './registry.js';
 
 /**
  * Calls in the OpenAI API format, which every provider in models.yaml speaks:
  * chat completions (whole answer, or streamed as server-sent events) and image
- * generation. Errors come from the shared HTTP client: an upstream error status is
- * 502, no answer within the budget 504.
+ * generation. Calls go through the upstream registry (URL, keys, timeout policy);
+ * an upstream error status is 502, no answer within the budget 504.
  */
 export type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 export interface Message {
@@ -28,7 +27,6 @@ export interface ChatRequest {
 }
 
 export interface ApiDeps {
-  http: HttpClient;
   upstreams: UpstreamRegistry;
 }
 
@@ -56,26 +54,23 @@ function chatBody(request: ChatRequest, stream: boolean) {
   };
 }
 
-function post(deps: ApiDeps, route: Route, path: string, json: unknown, timeoutMs: number, signal: AbortSignal) {
-  const upstream = deps.upstreams.get(route.upstream);
-  return {
-    upstream: route.upstream,
-    method: 'POST' as const,
-    url: upstream.baseUrl + path,
-    headers: upstream.headers,
-    searchParams: upstream.query,
-    json,
-    timeoutMs: Math.min(timeoutMs, upstream.spec.timeoutMs ?? Infinity),
-    signal,
-  };
-}
+/** A POST to the route's upstream, within the caller's budget (the registry's timeout policy caps it). */
+const post = (path: string, json: unknown, timeoutMs: number, signal: AbortSignal, headers?: Record<string, string>): UpstreamCall => ({
+  method: 'POST',
+  path,
+  json,
+  headers,
+  limitMs: timeoutMs,
+  signal,
+});
 
 /** Some reasoning models (DeepSeek R1 distills) put their chain of thought first, in <think> tags. */
 const withoutThinking = (text: string) => text.replace(/^\s*<think>[\s\S]*?<\/think>\s*/, '');
 
 export async function complete(deps: ApiDeps, request: ChatRequest): Promise<string> {
-  const data = await deps.http.upstreamJson<Completion>(
-    post(deps, request.route, '/chat/completions', chatBody(request, false), request.timeoutMs, request.signal),
+  const data = await deps.upstreams.call<Completion>(
+    request.route.upstream,
+    post('/chat/completions', chatBody(request, false), request.timeoutMs, request.signal),
   );
   const answer = data?.choices?.[0]?.message?.content;
   if (typeof answer !== 'string') throw upstreamError(request.route.upstream, 'no message content in the completion');
@@ -93,10 +88,10 @@ const event = (data: unknown, name?: string) => `${name ? `event: ${name}\n` : '
  * full answer once it is complete.
  */
 export async function streamChat(deps: ApiDeps, request: ChatRequest, onDone: (answer: string) => void): Promise<Readable> {
-  const upstream = await deps.http.upstreamStream({
-    ...post(deps, request.route, '/chat/completions', chatBody(request, true), request.timeoutMs, request.signal),
-    headers: { ...deps.upstreams.get(request.route.upstream).headers, accept: 'text/event-stream' },
-  });
+  const upstream = await deps.upstreams.stream(
+    request.route.upstream,
+    post('/chat/completions', chatBody(request, true), request.timeoutMs, request.signal, { accept: 'text/event-stream' }),
+  );
   const out = new PassThrough();
   const decoder = new StringDecoder('utf8');
   let answer = '';
@@ -179,7 +174,7 @@ export async function generateImage(
   request: { route: Route; prompt: string; size?: string; timeoutMs: number; signal: AbortSignal },
 ): Promise<GeneratedImage> {
   const json = { model: request.route.model, prompt: request.prompt, n: 1, size: request.size };
-  const data = await deps.http.upstreamJson<Images>(post(deps, request.route, '/images/generations', json, request.timeoutMs, request.signal));
+  const data = await deps.upstreams.call<Images>(request.route.upstream, post('/images/generations', json, request.timeoutMs, request.signal));
   const first = data?.data?.[0];
   if (typeof first?.url === 'string' && /^https?:\/\//.test(first.url)) return { url: first.url };
   if (typeof first?.b64_json === 'string' && first.b64_json) return { png: Buffer.from(first.b64_json, 'base64') };

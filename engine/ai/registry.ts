@@ -128,7 +128,7 @@ export function resolveModel(
   }
   for (const provider of gateway?.providers ?? []) {
     const upstream = registry.providers[provider].upstream;
-    if (!upstreams.has(upstream) || upstreams.get(upstream).missing) continue;
+    if (upstreams.unavailable(upstream)) continue;
     const model = ids[provider] ?? (gateway!.ids === 'alias' ? undefined : ids[gateway!.ids]) ?? name;
     return { route: { upstream, model, alias: name, reasoning } };
   }

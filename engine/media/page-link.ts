@@ -41,15 +41,8 @@ export function compilePageLink(config: PageLinkConfig) {
   }
 
   async function fetchPage(setup: AdapterSetup, userUrl: string, signal: AbortSignal): Promise<string> {
-    const upstream = setup.upstreams.get(config.upstream);
     const { pathname, search } = new URL(userUrl);
-    return setup.http.upstreamText({
-      upstream: config.upstream,
-      url: `${upstream.baseUrl}${pathname}${search}`,
-      headers: upstream.headers,
-      timeoutMs: 10_000,
-      signal,
-    });
+    return setup.upstreams.text(config.upstream, { path: `${pathname}${search}`, signal });
   }
 
   return { read, fetchPage };

@@ -13,25 +13,21 @@ export interface SpeechRequest {
 
 /** Is a speech server configured (TTS_BASE_URL)? */
 export const speechConfigured = (setup: Pick<AdapterSetup, 'upstreams'>): boolean =>
-  setup.upstreams.has(SPEECH_UPSTREAM) && !setup.upstreams.get(SPEECH_UPSTREAM).missing;
+  !setup.upstreams.unavailable(SPEECH_UPSTREAM);
 
 /**
  * POST /audio/speech (OpenAI's text-to-speech API, which self-hosted servers copy):
  * the MP3 bytes, with the model and voice used.
  */
 export async function speakRemote(setup: Pick<AdapterSetup, 'upstreams' | 'http' | 'config'>, request: SpeechRequest): Promise<{ audio: Buffer; model: string; voice: string }> {
-  const upstream = setup.upstreams.get(SPEECH_UPSTREAM);
   const env = setup.config.env;
   const model = env.TTS_MODEL || 'tts-1';
   const voice = request.voice || env.TTS_VOICE || 'alloy';
-  const { body } = await setup.http.upstreamBuffer({
-    upstream: SPEECH_UPSTREAM,
+  const { body } = await setup.upstreams.buffer(SPEECH_UPSTREAM, {
     method: 'POST',
-    url: `${upstream.baseUrl}/audio/speech`,
-    headers: { ...upstream.headers, accept: 'audio/mpeg' },
-    searchParams: upstream.query,
+    path: '/audio/speech',
+    headers: { accept: 'audio/mpeg' },
     json: { model, input: request.text, voice, response_format: 'mp3', speed: request.speed },
-    timeoutMs: upstream.spec.timeoutMs ?? 60_000,
     signal: request.signal,
     maxBytes: 50 * 1024 * 1024,
   });

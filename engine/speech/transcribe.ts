@@ -19,11 +19,10 @@ export const LOCAL_NOTE =
 type Setup = Pick<AdapterSetup, 'upstreams' | 'http' | 'config'>;
 
 export const transcriptionConfigured = (setup: Pick<AdapterSetup, 'upstreams'>): boolean =>
-  setup.upstreams.has(TRANSCRIPTION_UPSTREAM) && !setup.upstreams.get(TRANSCRIPTION_UPSTREAM).missing;
+  !setup.upstreams.unavailable(TRANSCRIPTION_UPSTREAM);
 
 /** POST /audio/transcriptions with the audio file (multipart, encoded by the platform's FormData). */
 export async function transcribeRemote(setup: Setup, file: string, options: { language?: string; signal: AbortSignal }): Promise<{ text: string; model: string; language?: string }> {
-  const upstream = setup.upstreams.get(TRANSCRIPTION_UPSTREAM);
   const model = setup.config.env.STT_MODEL || 'whisper-1';
   const form = new FormData();
   form.set('file', new Blob([await fs.promises.readFile(file)], { type: 'audio/mpeg' }), 'audio.mp3');
@@ -32,14 +31,11 @@ export async function transcribeRemote(setup: Setup, file: string, options: { la
   if (options.language) form.set('language', options.language);
   // the multipart body and its boundary, as fetch would send them
   const encoded = new Request('http://localhost/', { method: 'POST', body: form });
-  const data = await setup.http.upstreamJson<{ text?: unknown; language?: unknown }>({
-    upstream: TRANSCRIPTION_UPSTREAM,
+  const data = await setup.upstreams.call<{ text?: unknown; language?: unknown }>(TRANSCRIPTION_UPSTREAM, {
     method: 'POST',
-    url: `${upstream.baseUrl}/audio/transcriptions`,
-    headers: { ...upstream.headers, 'content-type': encoded.headers.get('content-type')! },
-    searchParams: upstream.query,
+    path: '/audio/transcriptions',
+    headers: { 'content-type': encoded.headers.get('content-type')! },
     body: Buffer.from(await encoded.arrayBuffer()),
-    timeoutMs: upstream.spec.timeoutMs ?? 300_000,
     signal: options.signal,
   });
   if (typeof data?.text !== 'string') throw upstreamError(TRANSCRIPTION_UPSTREAM, 'no text in the answer');

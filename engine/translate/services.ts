@@ -23,7 +23,7 @@ export interface TranslateRequest {
 
 type Setup = Pick<AdapterSetup, 'upstreams' | 'http' | 'config'>;
 
-const configured = (setup: Setup, upstream: string) => setup.upstreams.has(upstream) && !setup.upstreams.get(upstream).missing;
+const configured = (setup: Setup, upstream: string) => !setup.upstreams.unavailable(upstream);
 
 /** The AI route translations take: OPENAI_MODEL (default gpt-4o-mini) on the openai upstream, as /api/ai/translate. */
 function aiRoute(setup: Setup): Route | undefined {
@@ -52,16 +52,13 @@ export async function translateWith(service: Service, setup: Setup, request: Tra
 }
 
 async function libreTranslate(setup: Setup, request: TranslateRequest): Promise<string> {
-  const upstream = setup.upstreams.get('libretranslate');
   const key = setup.config.env.LIBRETRANSLATE_API_KEY;
-  const data = await setup.http.upstreamJson<{ translatedText?: unknown }>({
-    upstream: 'libretranslate',
+  const data = await setup.upstreams.call<{ translatedText?: unknown }>('libretranslate', {
     method: 'POST',
-    url: `${upstream.baseUrl}/translate`,
-    headers: upstream.headers,
+    path: '/translate',
     // LibreTranslate's codes are bare ISO 639-1 (zh-Hans and pt-BR aside)
     json: { q: request.text, source: request.from ? request.from.base : 'auto', target: request.to.base, format: 'text', ...(key ? { api_key: key } : {}) },
-    timeoutMs: request.timeoutMs,
+    limitMs: request.timeoutMs,
     signal: request.signal,
   });
   if (typeof data?.translatedText !== 'string') throw upstreamError('libretranslate', 'no translatedText in the answer');
@@ -72,18 +69,16 @@ async function libreTranslate(setup: Setup, request: TranslateRequest): Promise<
 const DEEPL_DEFAULT_VARIANT: Record<string, string> = { en: 'EN-US', pt: 'PT-BR' };
 
 async function deepl(setup: Setup, request: TranslateRequest): Promise<string> {
-  const upstream = setup.upstreams.get('deepl');
   const env = setup.config.env;
   // free-plan keys only work on the free host
-  const base = !env.DEEPL_API_URL && env.DEEPL_API_KEY?.endsWith(':fx') ? 'https://api-free.deepl.com' : upstream.baseUrl;
+  const baseUrl = !env.DEEPL_API_URL && env.DEEPL_API_KEY?.endsWith(':fx') ? 'https://api-free.deepl.com' : undefined;
   const target = request.to.region ? languageTag(request.to).toUpperCase() : (DEEPL_DEFAULT_VARIANT[request.to.base] ?? request.to.base.toUpperCase());
-  const data = await setup.http.upstreamJson<{ translations?: { text?: unknown }[] }>({
-    upstream: 'deepl',
+  const data = await setup.upstreams.call<{ translations?: { text?: unknown }[] }>('deepl', {
     method: 'POST',
-    url: `${base}/v2/translate`,
-    headers: upstream.headers,
+    baseUrl,
+    path: '/v2/translate',
     json: { text: [request.text], target_lang: target, ...(request.from ? { source_lang: request.from.base.toUpperCase() } : {}) },
-    timeoutMs: request.timeoutMs,
+    limitMs: request.timeoutMs,
     signal: request.signal,
   });
   const text = data?.translations?.[0]?.text;
@@ -98,7 +93,7 @@ async function aiTranslate(setup: Setup, request: TranslateRequest): Promise<str
     `You are a professional translator. Translate the user's text from ${from} (auto = detect it) into the language ` +
     `with the code ${languageTag(request.to)}. Reply with the translation only, keeping formatting, names and meaning.`;
   return complete(
-    { http: setup.http, upstreams: setup.upstreams },
+    { upstreams: setup.upstreams },
     { route, messages: [{ role: 'system', content: system }, { role: 'user', content: request.text }], temperature: 0.2, timeoutMs: request.timeoutMs, signal: request.signal },
   );
 }

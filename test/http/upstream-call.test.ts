@@ -44,4 +44,11 @@ t.test('one object builds every upstream call: base URL, keys, merged query and 
   await t.rejects(async () => upstreams.call('off', { path: '/x' }), { status: 503, code: 'unavailable', message: /OFF_URL, OFF_KEY not set/ });
   t.equal(upstreams.request('svc', {}).timeoutMs, 300);
   t.equal(upstreams.request('keyless', {}).timeoutMs, 8000, 'no spec timeout: the default');
+  t.equal(upstreams.request('svc', { limitMs: 100 }).timeoutMs, 100, "the caller's own limit caps the policy");
+  t.equal(upstreams.request('svc', { limitMs: 15000 }).timeoutMs, 300, 'and never raises it');
+
+  // bare flags: written into the URL after the query, which got would otherwise turn into `name=`
+  const flagged = await upstreams.call<Echo>('svc', { path: '/joke', query: { type: 'single' }, flags: ['safe-mode'] });
+  t.equal(flagged.url, '/v1/joke?key=k1&type=single&safe-mode');
+  t.equal(upstreams.request('svc', { path: '/joke', flags: ['safe-mode'] }).searchParams, undefined);
 });

@@ -20,12 +20,9 @@ const codepoints = (emoji: string) => [...emoji.trim()].map((c) => c.codePointAt
 const spellings = (cp: string) => [...new Set([cp, cp.replace(/-fe0f/g, ''), ...(cp.includes('-') ? [] : [`${cp}-fe0f`])])];
 
 async function metadata(setup: AdapterSetup, call: Call, emoji: string): Promise<KitchenEmoji | undefined> {
-  const upstream = setup.upstreams.get('emoji-kitchen');
   for (const name of spellings(codepoints(emoji))) {
     try {
-      return await setup.http.upstreamJson<KitchenEmoji>({
-        upstream: 'emoji-kitchen', url: `${upstream.baseUrl}/${name}.json`, headers: upstream.headers, timeoutMs: upstream.spec.timeoutMs ?? 10_000, signal: call.signal,
-      });
+      return await setup.upstreams.call<KitchenEmoji>('emoji-kitchen', { path: `/${name}.json`, signal: call.signal });
     } catch (err) {
       if (upstreamStatusOf(err) !== 404) throw err;
     }
@@ -41,11 +38,11 @@ export default handler<{ emoji1: string; emoji2: string; stream?: boolean }>(asy
   if (!combination) throw notFound(`Emoji Kitchen has no combination of ${params.emoji1} and ${params.emoji2}`);
   if (!combination.gStaticUrl?.startsWith(`${GSTATIC}/`)) throw upstreamError('emoji-kitchen', 'unexpected image link');
   // the configured image host (a mirror, or the test's fixture server) serves the same paths
-  const images = setup.upstreams.get('emoji-kitchen-images');
-  const url = `${images.baseUrl}${combination.gStaticUrl.slice(GSTATIC.length)}`;
+  const image = { path: combination.gStaticUrl.slice(GSTATIC.length), signal: call.signal, maxBytes: 5 * 1024 * 1024 };
+  const { url } = setup.upstreams.request('emoji-kitchen-images', image);
   if (params.stream) {
-    const image = await setup.http.upstreamBuffer({ upstream: 'emoji-kitchen-images', url, timeoutMs: images.spec.timeoutMs ?? 10_000, signal: call.signal, maxBytes: 5 * 1024 * 1024 });
-    return new FileOutput(image.body, 'png', 'image/png');
+    const { body } = await setup.upstreams.buffer('emoji-kitchen-images', image);
+    return new FileOutput(body, 'png', 'image/png');
   }
   return { url, image_url: url, emoji1: params.emoji1, emoji2: params.emoji2, description: combination.alt, date: combination.date, left: combination.leftEmoji, right: combination.rightEmoji };
 });

@@ -15,14 +15,11 @@ type Engine = 'remove-bg' | 'rembg';
 const ENGINES: Engine[] = ['remove-bg', 'rembg'];
 
 async function removeBg(setup: AdapterSetup, call: Call, photo: Buffer): Promise<Buffer> {
-  const upstream = setup.upstreams.get('remove-bg');
-  const answer = await setup.http.upstreamBuffer({
-    upstream: 'remove-bg',
+  const answer = await setup.upstreams.buffer('remove-bg', {
     method: 'POST',
-    url: `${upstream.baseUrl}/v1.0/removebg`,
-    headers: { ...upstream.headers, accept: 'image/png' },
+    path: '/v1.0/removebg',
+    headers: { accept: 'image/png' },
     form: { image_file_b64: photo.toString('base64'), size: 'auto', format: 'png' },
-    timeoutMs: upstream.spec.timeoutMs ?? 30_000,
     signal: call.signal,
     maxBytes: 25 * 1024 * 1024,
   });
@@ -30,18 +27,15 @@ async function removeBg(setup: AdapterSetup, call: Call, photo: Buffer): Promise
 }
 
 async function rembg(setup: AdapterSetup, call: Call, photo: Buffer): Promise<Buffer> {
-  const upstream = setup.upstreams.get('rembg');
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(photo)]), 'photo');
   // the platform's own multipart encoder: the body bytes and the boundary header
   const encoded = new Response(form);
-  const answer = await setup.http.upstreamBuffer({
-    upstream: 'rembg',
+  const answer = await setup.upstreams.buffer('rembg', {
     method: 'POST',
-    url: `${upstream.baseUrl}/api/remove`,
-    headers: { ...upstream.headers, 'content-type': encoded.headers.get('content-type')! },
+    path: '/api/remove',
+    headers: { 'content-type': encoded.headers.get('content-type')! },
     body: Buffer.from(await encoded.arrayBuffer()),
-    timeoutMs: upstream.spec.timeoutMs ?? 60_000,
     signal: call.signal,
     maxBytes: 25 * 1024 * 1024,
   });
@@ -49,7 +43,7 @@ async function rembg(setup: AdapterSetup, call: Call, photo: Buffer): Promise<Bu
 }
 
 export default handler<{ url: string; stream?: boolean }>(async ({ params, call, setup }) => {
-  const engine = ENGINES.find((name) => !setup.upstreams.get(name).missing)!;
+  const engine = ENGINES.find((name) => !setup.upstreams.unavailable(name))!;
   const photo = await fetchPhoto(setup, call, 'url');
   const cutout = await (engine === 'remove-bg' ? removeBg : rembg)(setup, call, photo);
   const meta = await sharp(cutout).metadata().catch(() => undefined);
