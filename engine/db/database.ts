@@ -1,11 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type Driver } from 'kysely';
-import { Migrator } from 'kysely/migration';
-import pg from 'pg';
+import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
-import { MIGRATION_NAMES, migrationProvider, type Dialect } from './migrations.js';
+import type { Dialect } from './migrations.js';
 import type { Tables } from './tables.js';
 
 /**
@@ -18,6 +16,7 @@ import type { Tables } from './tables.js';
  */
 export interface Database {
   readonly dialect: Dialect;
+  /** The query builder, once `ready` has resolved (Kysely and pg load on first use, not at boot). */
   readonly kysely: Kysely<Tables>;
   /** The better-sqlite3 connection behind an SQLite database, for the few synchronous checks on the hot path. */
   readonly sqlite?: BetterSqlite3.Database;
@@ -66,7 +65,7 @@ export type DatabaseSource = Pick<Config, 'dataDir' | 'env'> | Database;
 
 /** The database `source` stands for now. */
 export function databaseOf(source: DatabaseSource): Database {
-  return 'kysely' in source ? source : database(source);
+  return 'ready' in source ? source : database(source);
 }
 
 /** The database `source` stands for, once its migrations are applied. */
@@ -92,23 +91,8 @@ export function openDatabase(target: { url: string } | { file: string }): Databa
   return 'url' in target ? openPostgres(target.url) : openSqlite(target.file);
 }
 
-/**
- * Kysely's SQLite transactions, begun IMMEDIATE: the write lock is taken (or waited
- * for, busy_timeout) at BEGIN, so a transaction that reads before it writes cannot
- * fail with SQLITE_BUSY when another process (the keys CLI) committed in between.
- */
-class ImmediateSqliteDialect extends SqliteDialect {
-  override createDriver(): Driver {
-    const driver = super.createDriver();
-    driver.beginTransaction = async (connection) => {
-      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-    };
-    return driver;
-  }
-}
-
 /** SQLite migrations running in this process, by file. */
-const migratingFiles = new Map<string, Promise<void>>();
+const migratingFiles = new Map<string, Promise<unknown>>();
 
 function openSqlite(file: string): Database {
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -119,72 +103,41 @@ function openSqlite(file: string): Database {
   // NORMAL is durable across application crashes in WAL mode; only an OS crash can lose the last commits.
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  const kysely = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
-  // Kysely takes no lock on SQLite (one connection per process): an IMMEDIATE
-  // transaction around the whole run is the lock between processes, and SQLite's
-  // DDL is transactional, so a failed migration leaves nothing behind.
-  // BEGIN IMMEDIATE waits for the lock synchronously: a second connection in this
-  // process must not wait there for the first (whose migration needs this thread)
+  // A migration's BEGIN IMMEDIATE waits for the lock synchronously: a second
+  // connection in this process must not wait there for the first (whose migration needs this thread).
   const previous = migratingFiles.get(file);
-  const ready = (async () => {
+  const connecting = (async () => {
     await previous?.catch(() => undefined);
-    if (migrated(sqlite)) return;
-    sqlite.exec('BEGIN IMMEDIATE');
-    try {
-      await migrateToLatest(kysely, 'sqlite');
-      sqlite.exec('COMMIT');
-    } catch (error) {
-      if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
-      throw error;
-    }
+    const { connectSqlite } = await import('./connect.js');
+    return connectSqlite(sqlite);
   })();
-  migratingFiles.set(file, ready);
-  void ready.finally(() => migratingFiles.get(file) === ready && migratingFiles.delete(file)).catch(() => undefined);
-  return handle('sqlite', kysely, ready, sqlite);
+  migratingFiles.set(file, connecting);
+  void connecting.finally(() => migratingFiles.get(file) === connecting && migratingFiles.delete(file)).catch(() => undefined);
+  return handle('sqlite', connecting, sqlite);
 }
-
-/** Whether every migration is applied already (the usual boot): then no write lock is taken. */
-function migrated(sqlite: BetterSqlite3.Database): boolean {
-  if (!sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'kysely_migration'").get()) return false;
-  const applied = new Set(sqlite.prepare('SELECT name FROM kysely_migration').pluck().all());
-  return MIGRATION_NAMES.every((name) => applied.has(name));
-}
-
-/** bigint columns hold epoch milliseconds and counters: read them as numbers (exact below 2^53). */
-const NUMERIC_OIDS = new Set([pg.types.builtins.INT8, pg.types.builtins.NUMERIC]);
-const types = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    NUMERIC_OIDS.has(oid) && format !== 'binary'
-      ? (value: string) => Number(value)
-      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
-};
 
 function openPostgres(url: string): Database {
-  const pool = new pg.Pool({ connectionString: url, types, max: 10 });
-  // an idle connection dropped by the server is replaced on next use; it must not crash the process
-  pool.on('error', () => undefined);
-  const kysely = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
-  // Kysely's Migrator holds a PostgreSQL advisory lock and runs the migrations in one transaction
-  return handle('postgres', kysely, migrateToLatest(kysely, 'postgres'));
+  return handle(
+    'postgres',
+    import('./connect.js').then(({ connectPostgres }) => connectPostgres(url)),
+  );
 }
 
-async function migrateToLatest(kysely: Kysely<any>, dialect: Dialect): Promise<void> {
-  const migrator = new Migrator({ db: kysely, provider: migrationProvider(dialect) });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
-    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
-    throw new Error(`Database migration ${failed ?? ''} failed: ${(error as Error).message ?? error}`, { cause: error });
-  }
-}
-
-function handle(dialect: Dialect, kysely: Kysely<Tables>, ready: Promise<void>, sqlite?: BetterSqlite3.Database): Database {
+function handle(dialect: Dialect, connecting: Promise<Kysely<Tables>>, sqlite?: BetterSqlite3.Database): Database {
+  let kysely: Kysely<Tables> | undefined;
   let closed = false;
   let failed = false;
+  const ready = connecting.then((connected) => {
+    kysely = connected;
+  });
   // a failed migration is reported to every caller that waits for it, never as an unhandled rejection
   ready.catch(() => (failed = true));
   return {
     dialect,
-    kysely,
+    get kysely() {
+      if (!kysely) throw new Error('The database is not ready: await its ready promise first');
+      return kysely;
+    },
     sqlite,
     ready,
     get closed() {
@@ -197,7 +150,8 @@ function handle(dialect: Dialect, kysely: Kysely<Tables>, ready: Promise<void>, 
       if (closed) return;
       closed = true;
       await ready.catch(() => undefined);
-      await kysely.destroy();
+      if (kysely) await kysely.destroy();
+      else sqlite?.close();
     },
   };
 }
