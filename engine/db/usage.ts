@@ -38,6 +38,8 @@ export class UsageCounter {
   #pending = new Map<string, number>();
   #timer?: NodeJS.Timeout;
   #flushing?: Promise<void>;
+  /** Moves each time a flush takes the waiting counts: a read that saw it move may have missed a batch in flight. */
+  #generation = 0;
 
   /** On the engine's shared database for `config`, or on one given database (tests). */
   constructor(source: DatabaseSource, options: UsageOptions = {}) {
@@ -63,6 +65,7 @@ export class UsageCounter {
     if (this.#pending.size === 0) return;
     const batch = this.#pending;
     this.#pending = new Map();
+    this.#generation++;
     this.#flushing = this.#write(batch)
       .catch((error: unknown) => {
         // kept for the next flush: merged with what was counted meanwhile
@@ -98,9 +101,26 @@ export class UsageCounter {
   /** Requests of `keyId` today (UTC) and ever, every instance's written counts plus this one's waiting ones. */
   async totals(keyId: string): Promise<UsageTotals> {
     const today = dayOf(this.#now());
+    for (;;) {
+      while (this.#flushing) await this.#flushing.catch(() => undefined);
+      const generation = this.#generation;
+      const totals = await this.#written(keyId, today);
+      // a flush took counts while the table was read: they may be in neither, so read again once written
+      if (generation !== this.#generation) continue;
+      for (const [id, n] of this.#pending) {
+        const [key, , day] = id.split(SEPARATOR);
+        if (key !== keyId) continue;
+        totals.total += n;
+        if (day === today) totals.today += n;
+      }
+      return totals;
+    }
+  }
+
+  async #written(keyId: string, today: string): Promise<UsageTotals> {
     const db = this.#db();
     await db.ready;
-    const rows = await db.kysely
+    const row = await db.kysely
       .selectFrom('usage_daily')
       .select((eb) => [
         eb.fn.sum<number>('count').as('total'),
@@ -108,14 +128,7 @@ export class UsageCounter {
       ])
       .where('key_id', '=', keyId)
       .executeTakeFirst();
-    const totals = { today: Number(rows?.today ?? 0), total: Number(rows?.total ?? 0) };
-    for (const [id, n] of this.#pending) {
-      const [key, , day] = id.split(SEPARATOR);
-      if (key !== keyId) continue;
-      totals.total += n;
-      if (day === today) totals.today += n;
-    }
-    return totals;
+    return { today: Number(row?.today ?? 0), total: Number(row?.total ?? 0) };
   }
 
   /** Written counts per key, endpoint and day, newest day first; optionally one key and a day range (inclusive, `YYYY-MM-DD`). */

@@ -61,6 +61,24 @@ for (const dialect of await testDialects(t)) {
     t.same(await new UsageCounter(a).totals('key_x'), { today: 85, total: 85 });
   });
 
+  t.test(`${dialect.name}: counts in a flush still being written are neither missed nor counted twice`, async (t) => {
+    const db = await dialect.open(t);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    // the database answers only when released: the first flush of a just-started instance
+    const slow = new Proxy(db, {
+      get: (target, prop) => (prop === 'ready' ? gate.then(() => target.ready) : Reflect.get(target, prop)),
+    });
+    const usage = new UsageCounter(slow, { flushMs: 60_000 });
+    usage.count('key_z', 'GET /e');
+    const flushing = usage.flush();
+    const totals = usage.totals('key_z');
+    release();
+    await flushing;
+    t.same(await totals, { today: 1, total: 1 });
+    t.same(await usage.totals('key_z'), { today: 1, total: 1 });
+  });
+
   t.test(`${dialect.name}: a failed write keeps its counts for the next flush; close writes what waits`, async (t) => {
     const target = await dialect.target(t);
     const db = openDatabase(target);
