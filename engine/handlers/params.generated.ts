@@ -63,6 +63,41 @@ export interface Params {
     query: string
     limit: number
   }
+  "tempgen/shortlink-redirect": {
+    code: string
+  }
+  "tempgen/shortstats": {
+    code: string
+  }
+  "tempgen/shorturl": {
+    url: string
+    alias?: string
+  }
+  "tempgen/tempmail-delete": {
+    email?: string
+    username?: string
+    domain?: string
+  }
+  "tempgen/tempmail-deletemessage": {
+    email?: string
+    username?: string
+    domain?: string
+    messageid: string
+  }
+  "tempgen/tempmail-generate": {
+    name?: string
+  }
+  "tempgen/tempmail-inbox": {
+    email?: string
+    username?: string
+    domain?: string
+  }
+  "tempgen/tempmail-message": {
+    email?: string
+    username?: string
+    domain?: string
+    messageid: string
+  }
   "tools/attp": {
     text: string
     font: ("luckiest-guy" | "anton" | "bangers" | "permanent-marker" | "pacifico" | "dejavu-sans")

@@ -10,7 +10,7 @@ import { serve } from '../support/serve.js';
  * Each has its own connection pool (the URLs differ only in application_name), so
  * nothing is shared in memory: what one sees of the other went through PostgreSQL.
  */
-const endpoints = loadEndpoints(path.join(ENDPOINTS_DIR, 'tempgen')).filter((e) => e.adapter.kind === 'shortener');
+const endpoints = loadEndpoints(path.join(ENDPOINTS_DIR, 'tempgen')).filter((e) => /short/.test(e.file));
 const postgres = await startPostgres(t);
 const url = await postgres.newDatabase();
 const ADMIN = { Authorization: 'Bearer admin-secret' };

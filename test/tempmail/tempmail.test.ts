@@ -7,7 +7,7 @@ import { startTempMail } from '../../engine/tempmail/smtp.js';
 import { testDialects } from '../support/dialects.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 
-const endpoints = loadEndpoints(path.join(ENDPOINTS_DIR, 'tempgen')).filter((e) => e.adapter.kind === 'tempmail');
+const endpoints = loadEndpoints(path.join(ENDPOINTS_DIR, 'tempgen')).filter((e) => e.path.includes('tempmail'));
 for (const dialect of await testDialects(t)) {
   t.test(dialect.name, async (t) => {
     const served = await serve(

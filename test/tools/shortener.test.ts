@@ -7,7 +7,7 @@ import { loadEndpoints } from '../../engine/manifest/load.js';
 import { testDialects } from '../support/dialects.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 
-const endpoints = loadEndpoints(path.join(ENDPOINTS_DIR, 'tempgen')).filter((e) => e.adapter.kind === 'shortener');
+const endpoints = loadEndpoints(path.join(ENDPOINTS_DIR, 'tempgen')).filter((e) => /short/.test(e.file));
 const auth = { 'x-api-key': TEST_KEY };
 
 for (const dialect of await testDialects(t)) {
