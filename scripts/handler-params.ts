@@ -3,9 +3,10 @@
  * (engine/handlers/params.generated.ts): `Params['tools/reverse']` is what the
  * manifests that name the handler `tools/reverse` declare, after validation (params
  * with a default are always present). json-schema-to-typescript does the JSON Schema
- * to TypeScript part. `npm run build` regenerates the file when the devDependency is
- * installed (a production install omits it and keeps the committed file); a test
- * checks that the committed file is current.
+ * to TypeScript part. `npm run build` (so also `npm ci`) writes the file; it is not
+ * committed, so a manifest change by anyone never leaves it stale. Handlers only
+ * `import type` it, which the transpiler erases: a production install without the
+ * devDependency builds and runs without it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
