@@ -14,18 +14,12 @@ import { closeDatabase, database } from './db/database.js';
 import { UsageCounter } from './db/usage.js';
 import { KeyStore } from './auth/key-store.js';
 import { createRateLimiter } from './limits/create-rate-limiter.js';
-import { shutdownAll } from './shutdown.js';
-import { closeChromium } from './tools/browser/chromium.js';
 import { createLogger, type Logger } from './log.js';
 import { requestContext } from './pipeline/request-context.js';
 import { dispatch } from './pipeline/dispatch.js';
 import { BodyParsers } from './pipeline/body.js';
 import type { Builtin } from './pipeline/builtin.js';
-import { systemBuiltins } from './admin/system-routes.js';
-import { keyBuiltins } from './admin/keys-routes.js';
-import { fileBuiltins } from './storage/file-route.js';
-import { discoveryBuiltins } from './discovery/routes.js';
-import { galleryBuiltins } from './effects/gallery.js';
+import { engineFeatures, type FeatureContext } from './features.js';
 
 export { ROOT };
 export const ENDPOINTS_DIR = path.join(ROOT, 'endpoints');
@@ -48,8 +42,11 @@ export interface Engine {
   config: Config;
   files: FileStore;
   keys: KeyStore;
-  /** The built-in routes (health, admin, files, discovery, gallery, checkapikey). */
+  /** The built-in routes, from the features (features.ts). */
   builtins: readonly Builtin[];
+  /** Start what the features run beside the HTTP server (features.ts). */
+  start(): Promise<void>;
+  /** Stop everything: stores, the features' listeners, child processes and worker pools. */
   close(): Promise<void>;
 }
 
@@ -73,16 +70,11 @@ export function createEngine(options: EngineOptions): Engine {
 
   const usage = new UsageCounter(config);
 
-  // the built-in routes, one table: dispatched, listed and documented like the manifests
+  // the features' built-in routes, one table: dispatched, listed and documented like the manifests
+  const features = engineFeatures();
   const builtins: Builtin[] = [];
-  const table = () => builtins;
-  builtins.push(
-    ...systemBuiltins({ config, registry, store, usage, files, builtins: table }),
-    ...keyBuiltins({ store }),
-    ...fileBuiltins(files),
-    ...discoveryBuiltins({ registry, config, builtins: table }),
-    ...galleryBuiltins({ config, registry }),
-  );
+  const context: FeatureContext = { config, registry, store, usage, files, logger, builtins: () => builtins };
+  for (const feature of features) builtins.push(...(feature.routes?.(context) ?? []));
 
   const app = new Koa({ proxy: config.env.TRUST_PROXY === '1' });
   app.silent = true;
@@ -96,8 +88,11 @@ export function createEngine(options: EngineOptions): Engine {
     files,
     keys: store,
     builtins,
+    async start() {
+      await Promise.all(features.map((f) => f.start?.(context)));
+    },
     async close() {
-      await Promise.allSettled([usage.close(), limiter.close(), cache.close(), files.close(), shutdownAll(), closeChromium()]);
+      await Promise.allSettled([usage.close(), limiter.close(), cache.close(), files.close(), ...features.map((f) => f.close?.())]);
       await closeDatabase(config);
     },
   };

@@ -3,8 +3,6 @@ import { loadConfig } from './config.js';
 import { createEngine } from './app.js';
 import { createHttpServer } from './http-server.js';
 import { createLogger } from './log.js';
-import type { TempMailServer } from './tempmail/smtp.js';
-import { tempMailSettings } from './tempmail/settings.js';
 
 /** `npm start`: boot from the environment and listen (HTTPS with HSTS when TLS files are given). */
 const logger = createLogger();
@@ -34,22 +32,11 @@ server.listen(config.port, config.host, () => {
   });
 });
 
-// the temp-mail SMTP receiver runs in this process when MAIL_DOMAIN and SMTP_PORT are set
-let smtp: TempMailServer | undefined;
-const mail = tempMailSettings(config);
-if (mail.domain && mail.smtpPort !== undefined) {
-  // loaded only when configured: the SMTP server and the MIME parser are heavy
-  import('./tempmail/smtp.js').then(({ startTempMail }) => startTempMail({ config, files: engine.files, port: mail.smtpPort! })).then(
-    (s) => {
-      smtp = s;
-      logger.info({ msg: 'smtp listening', port: s.port, domain: mail.domain });
-    },
-    (err) => logger.error({ msg: 'smtp failed to start', err }),
-  );
-}
+// what the features run beside the HTTP server (features.ts)
+engine.start().catch((err) => logger.error({ msg: 'a feature failed to start', err }));
 
 const shutdown = () => {
-  server.close(() => void Promise.all([engine.close(), smtp?.close()]).then(() => process.exit(0)));
+  server.close(() => void engine.close().then(() => process.exit(0)));
   setTimeout(() => process.exit(0), 10_000).unref();
 };
 process.on('SIGTERM', shutdown);

@@ -10,6 +10,7 @@ import { MediaFileCache, type CachedFile } from './file-cache.js';
 import { chooseFormats, knownSize, type Target } from './formats.js';
 import { JobSlots } from './job-slots.js';
 import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
+import { onShutdown } from '../shutdown.js';
 import { metaOf, safeFilename, type ItemMeta, type Produced } from './result-shapes.js';
 import { mediaSettings, type MediaSettings } from './settings.js';
 import { infoArgs, runInfo, searchArgs, writeInfoFile, type YtInfo } from './ytdlp.js';
@@ -53,6 +54,15 @@ export class MediaService {
     this.cache.startJanitor(Math.min(this.settings.fileTtlS * 500, 60_000));
     this.tempDir = setup.files.tempDir;
     this.proxy = startEgressProxy(setup.http.guard);
+    // made on the first media call: the engine's close stops it through the shutdown list
+    onShutdown(() => this.close());
+  }
+
+  /** Stop the egress proxy (its listener and tunnels) and the cache janitor. */
+  async close(): Promise<void> {
+    services.delete(this.setup.config);
+    this.cache.stopJanitor();
+    await (await this.proxy.catch(() => undefined))?.close();
   }
 
   /** Egress for one yt-dlp run: its `--proxy` URL and what the proxy refused it. */

@@ -1,0 +1,77 @@
+import type { Config } from './config.js';
+import type { Registry } from './registry.js';
+import type { KeyStore } from './auth/key-store.js';
+import type { UsageCounter } from './db/usage.js';
+import type { FileStore } from './storage/files.js';
+import type { Logger } from './log.js';
+import type { Builtin } from './pipeline/builtin.js';
+import { systemBuiltins } from './admin/system-routes.js';
+import { keyBuiltins } from './admin/keys-routes.js';
+import { fileBuiltins } from './storage/file-route.js';
+import { discoveryBuiltins } from './discovery/routes.js';
+import { galleryBuiltins } from './effects/gallery.js';
+import { tempMailSettings } from './tempmail/settings.js';
+import { closeChromium } from './tools/browser/chromium.js';
+import { shutdownAll } from './shutdown.js';
+
+/**
+ * What an engine is made of besides its manifests, each with its lifecycle: the built-in
+ * routes it adds, what it starts once the server listens (`start`), and what it stops
+ * at shutdown (`close`: listeners, child processes, worker pools). app.ts and main.ts
+ * name no feature: they build, start and close this list.
+ */
+export interface Feature {
+  name: string;
+  routes?(context: FeatureContext): Builtin[];
+  start?(context: FeatureContext): Promise<void>;
+  close?(): Promise<void>;
+}
+
+export interface FeatureContext {
+  config: Config;
+  registry: Registry;
+  store: KeyStore;
+  usage: UsageCounter;
+  files: FileStore;
+  logger: Logger;
+  /** The whole built-in table (the listing and the OpenAPI document describe it). */
+  builtins: () => readonly Builtin[];
+}
+
+/** The features of one engine; made per engine, so what a feature starts belongs to that engine. */
+export function engineFeatures(): Feature[] {
+  return [
+    { name: 'system', routes: (c) => systemBuiltins(c) },
+    { name: 'api keys', routes: (c) => keyBuiltins(c) },
+    { name: 'hosted files', routes: (c) => fileBuiltins(c.files) },
+    { name: 'discovery', routes: (c) => discoveryBuiltins(c) },
+    { name: 'effects gallery', routes: (c) => galleryBuiltins(c) },
+    tempMailReceiver(),
+    // launched on first use (screenshots, HTML obfuscation), so only closed here
+    { name: 'chromium', close: closeChromium },
+    // worker pools (render, upscale, code) and the media service (egress proxy, cache janitor)
+    // start on first use and register their close with shutdown.ts then
+    { name: 'worker pools and media', close: shutdownAll },
+  ];
+}
+
+/** The temp-mail SMTP receiver, in this process when MAIL_DOMAIN and SMTP_PORT are set. */
+function tempMailReceiver(): Feature {
+  let server: { close(): Promise<void> } | undefined;
+  return {
+    name: 'temp-mail SMTP receiver',
+    async start({ config, files, logger }) {
+      const mail = tempMailSettings(config);
+      if (!mail.domain || mail.smtpPort === undefined) return;
+      // loaded only when configured: the SMTP server and the MIME parser are heavy
+      const { startTempMail } = await import('./tempmail/smtp.js');
+      const started = await startTempMail({ config, files, port: mail.smtpPort });
+      server = started;
+      logger.info({ msg: 'smtp listening', port: started.port, domain: mail.domain });
+    },
+    async close() {
+      await server?.close();
+      server = undefined;
+    },
+  };
+}
