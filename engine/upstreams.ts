@@ -43,12 +43,19 @@ export interface UpstreamCall {
   baseUrl?: string;
 }
 
+/** How an upstream is called: HTTP (the default) or a protocol of its own. */
+export type UpstreamProtocol = 'http' | 'dns' | 'whois';
+
 /** An upstream as declared in endpoints/upstreams/<name>.yaml. */
 export interface UpstreamSpec {
   name: string;
   description: string;
+  protocol?: UpstreamProtocol;
   docs?: string;
-  baseUrl: { env: string; default?: string };
+  /** HTTP upstreams only. */
+  baseUrl?: { env: string; default?: string };
+  /** dns/whois only: servers by role (host[:port], or a comma list of them). */
+  servers?: Record<string, { env: string; default?: string }>;
   requires?: string[];
   headers?: Record<string, string>;
   query?: Record<string, string>;
@@ -63,6 +70,8 @@ export interface Upstream {
   baseUrl: string;
   headers: Record<string, string>;
   query: Record<string, string>;
+  /** dns/whois: each role's configured server(s), or undefined when unset. */
+  servers: Record<string, string | undefined>;
 }
 
 let validate: ValidateFunction<UpstreamSpec> | undefined;
@@ -125,14 +134,16 @@ export class UpstreamRegistry {
     private readonly http?: HttpClient,
   ) {
     for (const spec of specs) {
-      const baseUrl = (env[spec.baseUrl.env] ?? spec.baseUrl.default ?? '').replace(/\/+$/, '');
-      const unset = [...(baseUrl ? [] : [spec.baseUrl.env]), ...(spec.requires ?? []).filter((v) => env[v] === undefined)];
+      const baseUrl = spec.baseUrl ? (env[spec.baseUrl.env] ?? spec.baseUrl.default ?? '').replace(/\/+$/, '') : '';
+      // a dns/whois upstream has no base URL to miss: an unset server role falls back to the protocol's default
+      const unset = [...(baseUrl || !spec.baseUrl ? [] : [spec.baseUrl.env]), ...(spec.requires ?? []).filter((v) => env[v] === undefined)];
       this.byName.set(spec.name, {
         spec,
         baseUrl,
         missing: unset.length ? `${unset.join(', ')} not set` : undefined,
         headers: fillAll(spec.headers, env),
         query: fillAll(spec.query, env),
+        servers: Object.fromEntries(Object.entries(spec.servers ?? {}).map(([role, source]) => [role, env[source.env] || source.default])),
       });
     }
   }
@@ -158,6 +169,13 @@ export class UpstreamRegistry {
     return upstream.missing && `${name}: ${upstream.missing}`;
   }
 
+  /** The servers of a dns/whois upstream by role (undefined: the role is unset) and its budget per query. */
+  servers(name: string): { servers: Record<string, string | undefined>; timeoutMs: number } {
+    const upstream = this.get(name);
+    if ((upstream.spec.protocol ?? 'http') === 'http') throw new Error(`upstream "${name}" is an HTTP upstream; call it with call/text/buffer/stream`);
+    return { servers: upstream.servers, timeoutMs: upstream.spec.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS };
+  }
+
   /** The JSON answer of one call (502/504 on failure, 503 when the upstream is not configured). */
   call<T = unknown>(name: string, request: UpstreamCall = {}): Promise<T> {
     return this.client().upstreamJson<T>(this.request(name, request));
@@ -181,6 +199,7 @@ export class UpstreamRegistry {
     const why = this.unavailable(name);
     if (why) throw unavailable(why);
     const upstream = this.byName.get(name)!;
+    if (!upstream.spec.baseUrl) throw new Error(`upstream "${name}" speaks ${upstream.spec.protocol}, not HTTP`);
     const query: Record<string, string | number | boolean> = { ...upstream.query };
     for (const [key, value] of Object.entries(call.query ?? {})) if (value !== undefined) query[key] = value;
     const url = (call.baseUrl?.replace(/\/+$/, '') ?? upstream.baseUrl) + (call.path ?? '');

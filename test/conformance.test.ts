@@ -146,8 +146,9 @@ for (const endpoint of endpoints) {
   });
 }
 
-t.test('dns and whois name the fixture servers, no HTTP upstream', async (t) => {
-  t.same(upstreamSpecs.map((s) => s.name).filter((name) => name === DNS_UPSTREAM || name === WHOIS_UPSTREAM), []);
+t.test('dns and whois fixtures go to upstreams of those protocols, served by the harness', async (t) => {
+  const protocols = Object.fromEntries(upstreamSpecs.map((s) => [s.name, s.protocol ?? 'http']));
+  t.same([protocols[DNS_UPSTREAM], protocols[WHOIS_UPSTREAM]], ['dns', 'whois']);
 });
 
 t.test('every fixture file is used by some example', async (t) => {

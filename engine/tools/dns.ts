@@ -1,10 +1,15 @@
 import { Resolver } from 'node:dns/promises';
+import type { UpstreamRegistry } from '../upstreams.js';
 
-/** DNS lookups with short, bounded timeouts; DNS_SERVERS (comma list, host[:port]) picks the resolvers. */
-
-export function resolverFor(env: Readonly<Record<string, string>>, timeoutMs = 3000): Resolver {
+/**
+ * DNS lookups through the `dns` upstream (endpoints/upstreams/dns.yaml): its resolvers
+ * (DNS_SERVERS, a comma list of host[:port]; unset = the system's) and its short budget
+ * per query, one try, so a dead resolver fails fast.
+ */
+export function resolverFor(upstreams: UpstreamRegistry): Resolver {
+  const { servers, timeoutMs } = upstreams.servers('dns');
   const resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
-  if (env.DNS_SERVERS) resolver.setServers(env.DNS_SERVERS.split(',').map((s) => s.trim()));
+  if (servers.resolvers) resolver.setServers(servers.resolvers.split(',').map((s) => s.trim()));
   return resolver;
 }
 

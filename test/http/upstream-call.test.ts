@@ -52,3 +52,20 @@ t.test('one object builds every upstream call: base URL, keys, merged query and 
   t.equal(flagged.url, '/v1/joke?key=k1&type=single&safe-mode');
   t.equal(upstreams.request('svc', { path: '/joke', flags: ['safe-mode'] }).searchParams, undefined);
 });
+
+t.test('dns and whois are upstreams with servers by role instead of a base URL', async (t) => {
+  const specs: UpstreamSpec[] = [
+    { name: 'dns', protocol: 'dns', description: 'resolvers', servers: { resolvers: { env: 'DNS_SERVERS' } }, timeoutMs: 3000 },
+    { name: 'whois', protocol: 'whois', description: 'whois', servers: { discovery: { env: 'WHOIS_IANA_SERVER', default: 'whois.iana.org' }, direct: { env: 'WHOIS_SERVER' } } },
+  ];
+  const system = new UpstreamRegistry(specs, {}, http);
+  t.same(system.servers('dns'), { servers: { resolvers: undefined }, timeoutMs: 3000 }, "unset: the system's resolvers");
+  t.same(system.servers('whois').servers, { discovery: 'whois.iana.org', direct: undefined });
+  t.equal(system.unavailable('dns'), undefined, 'always callable');
+  t.throws(() => system.request('dns', {}), /speaks dns, not HTTP/);
+
+  const configured = new UpstreamRegistry(specs, { DNS_SERVERS: '127.0.0.1:5353', WHOIS_SERVER: '127.0.0.1:4343' }, http);
+  t.equal(configured.servers('dns').servers.resolvers, '127.0.0.1:5353');
+  t.equal(configured.servers('whois').servers.direct, '127.0.0.1:4343');
+  t.equal(configured.servers('whois').timeoutMs, 8000, 'no spec timeout: the default');
+});

@@ -27,7 +27,8 @@ export async function startFixtureEnvironment(endpoints: Endpoint[], upstreamSpe
   // every lookup stays on this host: an example that unsets WHOIS_SERVER runs the IANA discovery against the fixture server
   const baseEnv: Record<string, string> = { DNS_SERVERS: dns.address, WHOIS_SERVER: whois.address, WHOIS_IANA_SERVER: whois.address, ...extraEnv };
   for (const spec of upstreamSpecs) {
-    baseEnv[spec.baseUrl.env] = upstream.base(spec.name);
+    // dns and whois upstreams are the servers above (their variables are set there)
+    if (spec.baseUrl) baseEnv[spec.baseUrl.env] = upstream.base(spec.name);
     for (const name of spec.requires ?? []) baseEnv[name] = `fixture-${name.toLowerCase()}`;
   }
   const engines = new Map<string, Promise<Served>>();

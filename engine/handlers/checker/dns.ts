@@ -26,7 +26,7 @@ const LOOKUPS: Record<string, Lookup> = {
 
 /** Every common record type of a domain, asked in parallel (the shape dns-check clients read). */
 export default handler<Params['checker/dns']>(async ({ params, setup }) => {
-  const resolver = resolverFor(setup.config.env);
+  const resolver = resolverFor(setup.upstreams);
   const domain = String(params.domain).toLowerCase().replace(/\.$/, '');
   const answers = await Promise.allSettled(Object.values(LOOKUPS).map((lookup) => lookup(resolver, domain)));
   const failures = answers.flatMap((a) => (a.status === 'rejected' ? [(a.reason as { code?: string }).code] : []));

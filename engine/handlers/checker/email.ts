@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { isNoData, resolverFor } from '../../tools/dns.js';
 import { handler } from '../types.js';
+import type { UpstreamRegistry } from '../../upstreams.js';
 import type { Params } from '../params.generated.js';
 
 // a CommonJS JSON list of ~120k domains; a Set makes each lookup O(1)
@@ -9,8 +10,8 @@ const disposable = new Set<string>(createRequire(import.meta.url)('disposable-em
 const EMAIL = /^(?=.{1,254}$)(?=.{1,64}@)[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+)$/;
 
 /** MX lookup with a short, bounded timeout. */
-async function mxRecords(domain: string, env: Readonly<Record<string, string>>) {
-  const resolver = resolverFor(env);
+async function mxRecords(domain: string, upstreams: UpstreamRegistry) {
+  const resolver = resolverFor(upstreams);
   try {
     const records = await resolver.resolveMx(domain);
     return { checked: true, found: records.length > 0, records: records.sort((a, b) => a.priority - b.priority) };
@@ -29,7 +30,7 @@ export default handler<Params['checker/email']>(async ({ params, setup }) => {
   const parent = domain.split('.').slice(-2).join('.');
   const isDisposable = disposable.has(domain) || disposable.has(parent);
   const result: Record<string, unknown> = { email: address, validSyntax: Boolean(m), domain: m ? domain : null, disposable: isDisposable };
-  if (m && params.mx) result.mx = await mxRecords(domain, setup.config.env);
+  if (m && params.mx) result.mx = await mxRecords(domain, setup.upstreams);
   result.valid = Boolean(m) && !isDisposable && (!params.mx || (result.mx as { found: boolean | null }).found !== false);
   return result;
 });

@@ -1,40 +1,14 @@
-import net from 'node:net';
-import { upstreamError, upstreamTimeout } from '../../errors.js';
+import { upstreamError } from '../../errors.js';
+import { query, whoisUpstream } from '../../tools/whois.js';
 import { handler } from '../types.js';
 import type { Params } from '../params.generated.js';
 
 /**
  * WHOIS (RFC 3912): ask whois.iana.org which registry serves the TLD (`refer:`),
  * then ask that registry, and for thin registries (.com/.net) follow its
- * `Registrar WHOIS Server` once more. WHOIS_SERVER (host[:port]) skips the
- * discovery and asks one server directly (self-hosted mirrors, tests);
- * WHOIS_IANA_SERVER replaces whois.iana.org for the discovery step.
+ * `Registrar WHOIS Server` once more. The servers and the budget per query come
+ * from the `whois` upstream (engine/tools/whois.ts).
  */
-const MAX_BYTES = 256 * 1024;
-
-function query(server: string, text: string, signal: AbortSignal | undefined, timeoutMs: number): Promise<string> {
-  const [host, port] = server.includes(':') ? [server.slice(0, server.lastIndexOf(':')), Number(server.slice(server.lastIndexOf(':') + 1))] : [server, 43];
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const socket = net.connect({ host, port });
-    const fail = (err: Error) => {
-      socket.destroy();
-      reject(err);
-    };
-    socket.setTimeout(timeoutMs, () => fail(upstreamTimeout(`whois ${host}`, timeoutMs)));
-    signal?.addEventListener('abort', () => fail(signal.reason as Error), { once: true });
-    socket.on('connect', () => socket.end(`${text}\r\n`));
-    socket.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BYTES) return fail(upstreamError(`whois ${host}`, 'answer too large'));
-      chunks.push(chunk);
-    });
-    socket.on('error', (err) => fail(upstreamError(`whois ${host}`, (err as NodeJS.ErrnoException).code ?? err.message)));
-    socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-  });
-}
-
 /** "Key: value" lines, first value per lower-cased key, plus every value per key. */
 function fields(text: string): Map<string, string[]> {
   const map = new Map<string, string[]>();
@@ -51,17 +25,16 @@ const first = (f: Map<string, string[]>, ...keys: string[]) => keys.map((k) => f
 
 export default handler<Params['checker/whois']>(async ({ params, call, setup }) => {
   const domain = String(params.domain).toLowerCase().replace(/\.$/, '');
-  const timeoutMs = 8000;
-  let server: string | undefined = setup.config.env.WHOIS_SERVER;
+  const { discovery, direct, timeoutMs } = whoisUpstream(setup.upstreams);
+  let server: string | undefined = direct;
   if (!server) {
     const tld = domain.split('.').pop()!;
-    const iana = setup.config.env.WHOIS_IANA_SERVER ?? 'whois.iana.org';
-    server = first(fields(await query(iana, tld, call.signal, timeoutMs)), 'refer', 'whois') ?? undefined;
+    server = first(fields(await query(discovery, tld, call.signal, timeoutMs)), 'refer', 'whois') ?? undefined;
     if (!server) throw upstreamError('whois', `no WHOIS server is known for .${tld}`);
   }
   let text = await query(server, domain, call.signal, timeoutMs);
   const referral = first(fields(text), 'registrar whois server');
-  if (!setup.config.env.WHOIS_SERVER && referral && referral !== server) {
+  if (!direct && referral && referral !== server) {
     text = await query(referral.replace(/^whois:\/\//, ''), domain, call.signal, timeoutMs).catch(() => text);
   }
   const f = fields(text);
