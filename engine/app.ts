@@ -20,6 +20,7 @@ import { dispatch } from './pipeline/dispatch.js';
 import { BodyParsers } from './pipeline/body.js';
 import type { Builtin } from './pipeline/builtin.js';
 import { engineFeatures, type FeatureContext } from './features.js';
+import { EngineMetrics } from './metrics/metrics.js';
 
 export { ROOT };
 export const ENDPOINTS_DIR = path.join(ROOT, 'endpoints');
@@ -59,7 +60,8 @@ export function createEngine(options: EngineOptions): Engine {
     ? undefined
     : loadRegistryCompiled(endpointsDir, endpointsDir === ENDPOINTS_DIR ? COMPILED_REGISTRY : path.join(config.dataDir, 'cache', 'registry.json'));
   const endpoints = options.endpoints ?? compiled!.endpoints;
-  const http = createHttpClient(config);
+  const metrics = new EngineMetrics();
+  const http = createHttpClient(config, { observe: (upstream, outcome) => metrics.upstream(upstream, outcome) });
   const upstreams = new UpstreamRegistry(options.upstreamSpecs ?? compiled?.upstreams ?? loadUpstreamSpecs(path.join(endpointsDir, 'upstreams')), config.env, http);
   const cache = createResultCache(config, logger);
   const files = createFileStore(config, logger);
@@ -73,12 +75,12 @@ export function createEngine(options: EngineOptions): Engine {
   // the features' built-in routes, one table: dispatched, listed and documented like the manifests
   const features = engineFeatures();
   const builtins: Builtin[] = [];
-  const context: FeatureContext = { config, registry, store, usage, files, logger, builtins: () => builtins };
+  const context: FeatureContext = { config, registry, store, usage, files, logger, metrics, builtins: () => builtins };
   for (const feature of features) builtins.push(...(feature.routes?.(context) ?? []));
 
   const app = new Koa({ proxy: config.env.TRUST_PROXY === '1' });
   app.silent = true;
-  app.use(requestContext(config, logger));
+  app.use(requestContext(config, logger, metrics));
   app.use(dispatch({ config, registry, auth, limiter, usage, cache, builtins, bodies: new BodyParsers(config, files.tempDir) }));
 
   return {

@@ -13,6 +13,8 @@ import { galleryBuiltins } from './effects/gallery.js';
 import { tempMailSettings } from './tempmail/settings.js';
 import { closeChromium } from './tools/browser/chromium.js';
 import { shutdownAll } from './shutdown.js';
+import type { EngineMetrics } from './metrics/metrics.js';
+import { metricsBuiltins } from './metrics/route.js';
 
 /**
  * What an engine is made of besides its manifests, each with its lifecycle: the built-in
@@ -34,6 +36,7 @@ export interface FeatureContext {
   usage: UsageCounter;
   files: FileStore;
   logger: Logger;
+  metrics: EngineMetrics;
   /** The whole built-in table (the listing and the OpenAPI document describe it). */
   builtins: () => readonly Builtin[];
 }
@@ -46,6 +49,7 @@ export function engineFeatures(): Feature[] {
     { name: 'hosted files', routes: (c) => fileBuiltins(c.files) },
     { name: 'discovery', routes: (c) => discoveryBuiltins(c) },
     { name: 'effects gallery', routes: (c) => galleryBuiltins(c) },
+    { name: 'metrics', routes: (c) => metricsBuiltins(c.config, c.metrics) },
     tempMailReceiver(),
     // launched on first use (screenshots, HTML obfuscation), so only closed here
     { name: 'chromium', close: closeChromium },

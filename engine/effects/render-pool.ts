@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { Piscina } from 'piscina';
 import { overloaded } from '../errors.js';
+import type { PoolStats } from '../workers/pool-stats.js';
 import type { WorkerJob } from './render-worker.js';
 import { siblingModule } from '../root.js';
 import type { RenderResult } from './render.js';
@@ -41,7 +42,11 @@ export class RenderPool {
     });
   }
 
+  /** Jobs running or waiting, counted here: piscina reports only the waiting ones. */
+  private inFlight = 0;
+
   async render(job: WorkerJob, signal?: AbortSignal): Promise<RenderResult> {
+    this.inFlight += 1;
     try {
       const result: RenderResult = await this.pool.run(job, { signal });
       // Buffers come back as plain Uint8Arrays after the structured clone.
@@ -49,7 +54,15 @@ export class RenderPool {
     } catch (err) {
       if (err instanceof Error && /queue is at limit/i.test(err.message)) throw overloaded('The image renderer is busy');
       throw err;
+    } finally {
+      this.inFlight -= 1;
     }
+  }
+
+  /** Jobs running and waiting (for /metrics). */
+  get stats(): PoolStats {
+    const queued = this.pool.queueSize;
+    return { active: Math.max(0, this.inFlight - queued), queued };
   }
 
   get queueSize(): number {

@@ -1,6 +1,7 @@
 import { RenderPool } from './render-pool.js';
 import { RenderCache } from './render-cache.js';
 import { onShutdown } from '../shutdown.js';
+import { registerPoolStats, unregisterPoolStats } from '../workers/pool-stats.js';
 
 /**
  * One render pool and one render cache per process, shared by every effect
@@ -12,7 +13,9 @@ let cache: RenderCache | undefined;
 /** The pool, created on first use from EFFECTS_THREADS / EFFECTS_QUEUE in the config's env. */
 export function renderPool(env: Readonly<Record<string, string>> = {}): RenderPool {
   if (!pool) {
-    pool = new RenderPool({ threads: intEnv(env.EFFECTS_THREADS), queue: intEnv(env.EFFECTS_QUEUE) });
+    const started = new RenderPool({ threads: intEnv(env.EFFECTS_THREADS), queue: intEnv(env.EFFECTS_QUEUE) });
+    pool = started;
+    registerPoolStats('render', () => started.stats);
     onShutdown(closeRenderPool);
   }
   return pool;
@@ -27,6 +30,7 @@ export function renderCache(): RenderCache {
 export async function closeRenderPool(): Promise<void> {
   const p = pool;
   pool = undefined;
+  if (p) unregisterPoolStats('render');
   await p?.close();
 }
 

@@ -1,6 +1,7 @@
 import { BoundedPool, positiveInt } from '../workers/pool.js';
 import { siblingModule } from '../root.js';
 import { onShutdown } from '../shutdown.js';
+import { registerPoolStats, unregisterPoolStats } from '../workers/pool-stats.js';
 import { FileOutput } from './types.js';
 import type { CpuResult, CpuTask } from './cpu-task.js';
 
@@ -28,6 +29,8 @@ export function cpuPool(env: Readonly<Record<string, string | undefined>> = {}):
       taskMs: positiveInt(env.CPU_TASK_MS) ?? DEFAULT_TASK_MS,
       resourceLimits: { maxOldGenerationSizeMb: memory, maxYoungGenerationSizeMb: Math.min(64, Math.ceil(memory / 8)), stackSizeMb: 4 },
     });
+    const started = pool;
+    registerPoolStats('cpu', () => started.stats);
     onShutdown(closeCpuPool);
   }
   return pool;
@@ -48,5 +51,6 @@ export async function runPure(task: CpuTask, options: { signal?: AbortSignal; ta
 export async function closeCpuPool(): Promise<void> {
   const p = pool;
   pool = undefined;
+  if (p) unregisterPoolStats('cpu');
   await p?.close();
 }

@@ -7,6 +7,7 @@ import { guardedAgents, upstreamAgents } from './agents.js';
 import { capBytes, readCapped } from './byte-limit.js';
 import { Deadline } from './deadline.js';
 import { AddressRefused, createSsrfGuard, type SsrfGuard } from './ssrf-guard.js';
+import type { UpstreamOutcome } from '../metrics/metrics.js';
 
 /**
  * The one outbound HTTP client. Every call has a deadline (504 when it passes), a
@@ -92,6 +93,8 @@ export interface HttpClientOptions {
   retryBaseMs?: number;
   /** Default upstream body cap (10 MiB). */
   maxBytes?: number;
+  /** Told how each upstream call (not user URLs) ended, for metrics. */
+  observe?: (upstream: string, outcome: UpstreamOutcome) => void;
 }
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
@@ -205,6 +208,13 @@ export function createHttpClient(config: Config, clientOptions: HttpClientOption
     },
   });
 
+  /** Count an upstream call's end; user-URL fetches are not upstreams (their hosts are unbounded). */
+  function observed(call: Call, error?: Error): void {
+    if (!clientOptions.observe || call.param !== undefined) return;
+    const outcome = !error ? 'ok' : error instanceof ApiError && error.code === 'upstream_timeout' ? 'timeout' : 'error';
+    clientOptions.observe(call.name, outcome);
+  }
+
   /** Turn whatever a call failed with into the error the endpoint should answer with. */
   function failure(error: unknown, call: Call): Error {
     if (call.deadline.timedOut) return upstreamTimeout(call.name, call.deadline.ms);
@@ -290,9 +300,12 @@ export function createHttpClient(config: Config, clientOptions: HttpClientOption
     try {
       const { request, response } = await open(call);
       const body = await readCapped(request, call.maxBytes, call.tooLarge);
+      observed(call);
       return { body, contentType: response.headers['content-type'], finalUrl: withoutCredentials(response.url) };
     } catch (error) {
-      throw failure(error, call);
+      const mapped = failure(error, call);
+      observed(call, mapped);
+      throw mapped;
     } finally {
       call.deadline.dispose();
     }
@@ -304,8 +317,12 @@ export function createHttpClient(config: Config, clientOptions: HttpClientOption
       opened = await open(call);
     } catch (error) {
       call.deadline.dispose();
-      throw failure(error, call);
+      const mapped = failure(error, call);
+      observed(call, mapped);
+      throw mapped;
     }
+    // counted when the headers arrive: a stream cut later is the client's download, not the upstream's answer
+    observed(call);
     const { request, response } = opened;
     call.deadline.stopClock();
     const body = capBytes(call.maxBytes, call.tooLarge);

@@ -4,6 +4,7 @@ import { notFoundFor } from '../discovery/not-served.js';
 import { EndpointRouter } from '../router.js';
 import { runBuiltin, type Builtin, type BuiltinDeps } from './builtin.js';
 import { endpointRunner, type EndpointDeps } from './endpoint.js';
+import type { RequestLabels } from '../metrics/metrics.js';
 
 /**
  * The one dispatcher: every request, manifest endpoint or built-in route, is looked up
@@ -15,9 +16,15 @@ export function dispatch(deps: EndpointDeps & BuiltinDeps & { builtins: readonly
   const builtins = new EndpointRouter<Builtin>(deps.builtins);
   return (ctx) => {
     const found = deps.registry.router.match(ctx.method, ctx.path);
-    if (found && 'endpoint' in found) return runEndpoint(ctx, found.endpoint, found.pathParams);
+    if (found && 'endpoint' in found) {
+      ctx.state.metricLabels = { category: found.endpoint.category, endpoint: found.endpoint.path } satisfies RequestLabels;
+      return runEndpoint(ctx, found.endpoint, found.pathParams);
+    }
     const own = builtins.match(ctx.method, ctx.path);
-    if (own && 'endpoint' in own) return runBuiltin(ctx, own.endpoint, own.pathParams, deps);
+    if (own && 'endpoint' in own) {
+      ctx.state.metricLabels = { category: 'builtin', endpoint: own.endpoint.path } satisfies RequestLabels;
+      return runBuiltin(ctx, own.endpoint, own.pathParams, deps);
+    }
     const allowed = [...new Set([...allowedBy(found), ...allowedBy(own)])];
     if (allowed.length) throw new ApiError(405, 'method_not_allowed', `Use ${allowed.join(' or ')} for this path`, { headers: { Allow: allowed.join(', ') } });
     throw notFoundFor(ctx.path);

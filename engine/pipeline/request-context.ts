@@ -6,18 +6,19 @@ import { keyFromRequest } from '../auth/key-from-request.js';
 import { redactUrl } from '../auth/redact.js';
 import type { Logger } from '../log.js';
 import { hasBody } from './body.js';
+import { UNMATCHED, type EngineMetrics, type RequestLabels } from '../metrics/metrics.js';
 
 const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const EXPOSED_HEADERS = 'X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After';
 
 /**
  * Outermost middleware: the request id, the one access-log line (with secrets
- * redacted), CORS, and the error envelope for anything thrown further in. Nothing
+ * redacted) and the request's count in the metrics (the status is final here), CORS, and the error envelope for anything thrown further in. Nothing
  * thrown escapes as a non-envelope body and no stack reaches the client.
  */
-export function requestContext(config: Config, log: Logger): Middleware {
+export function requestContext(config: Config, log: Logger, metrics?: EngineMetrics): Middleware {
   return async (ctx, next) => {
-    const started = config.logRequests ? performance.now() : 0;
+    const started = performance.now();
     const sent = ctx.req.headers['x-request-id'];
     const id = typeof sent === 'string' && CLIENT_ID.test(sent) ? sent : crypto.randomUUID();
     ctx.state.requestId = id;
@@ -49,8 +50,10 @@ export function requestContext(config: Config, log: Logger): Middleware {
       ctx.status = error.status;
       ctx.body = failure(config, error);
     } finally {
+      const ms = performance.now() - started;
+      // labelled by the matched path template (dispatch.ts), never the URL: bounded cardinality
+      metrics?.request((ctx.state.metricLabels as RequestLabels | undefined) ?? UNMATCHED, ctx.status, ms / 1000);
       if (config.logRequests) {
-        const ms = performance.now() - started;
         // the endpoint's secret params, as a set built once per endpoint (pipeline/endpoint.ts)
         const secretParams = ctx.state.secretParams as ReadonlySet<string> | undefined;
         // the presented key is blanked under any name it may also appear under (`q=<key>`)

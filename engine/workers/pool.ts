@@ -2,6 +2,7 @@ import os from 'node:os';
 import { MessageChannel, type ResourceLimits } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { ApiError, overloaded, tooComplex } from '../errors.js';
+import type { PoolStats } from './pool-stats.js';
 import { TASK_PICKED, TASK_STARTED, fromWire, type TaskEnvelope, type WireOutcome } from './task.js';
 
 /**
@@ -124,6 +125,9 @@ export class BoundedPool {
 
   /** Tasks waiting for a worker. */
   get queueSize(): number { return Math.max(0, this.inFlight - this.threads); }
+
+  /** Tasks running and waiting (for /metrics). */
+  get stats(): PoolStats { return { active: Math.min(this.inFlight, this.threads), queued: this.queueSize }; }
 
   close(): Promise<void> { return this.pool.destroy(); }
 }

@@ -1,0 +1,77 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { poolStats } from '../workers/pool-stats.js';
+
+/** How an upstream call ended: an answer used, an error (status, network, size), or its deadline. */
+export type UpstreamOutcome = 'ok' | 'error' | 'timeout';
+
+/** The labels a request is counted under: bounded by the registry, never the raw URL. */
+export interface RequestLabels {
+  /** The endpoint's category, `builtin` for built-in routes, `none` for unmatched paths. */
+  category: string;
+  /** The matched path template (`/api/download/ytmp3`, `/api/jobs/:id`), or `unmatched`. */
+  endpoint: string;
+}
+
+export const UNMATCHED: RequestLabels = { category: 'none', endpoint: 'unmatched' };
+
+/**
+ * The engine's Prometheus metrics (prom-client). One registry per engine, not
+ * prom-client's global one, so several engines in one process (tests) keep their own
+ * counts and never register a name twice. Job states (`manifold_jobs`) are not here:
+ * there is no job store yet.
+ */
+export class EngineMetrics {
+  readonly registry = new Registry();
+  private readonly requests = new Counter({
+    name: 'manifold_http_requests_total',
+    help: 'HTTP requests answered, by endpoint path template and status',
+    labelNames: ['category', 'endpoint', 'status'] as const,
+    registers: [this.registry],
+  });
+  private readonly duration = new Histogram({
+    name: 'manifold_http_request_duration_seconds',
+    help: 'Time from receiving a request to its answer (headers and JSON bodies; streamed files end later)',
+    labelNames: ['category', 'endpoint'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
+  private readonly upstreams = new Counter({
+    name: 'manifold_upstream_requests_total',
+    help: 'Calls to operator-configured upstream services, by upstream name and outcome (ok, error, timeout)',
+    labelNames: ['upstream', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    new Gauge({
+      name: 'manifold_pool_tasks',
+      help: 'Tasks in the worker pools (render: effects; cpu: code handlers), running (active) or waiting (queued); a pool not yet started reports nothing',
+      labelNames: ['pool', 'state'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [pool, stats] of poolStats()) {
+          this.set({ pool, state: 'active' }, stats.active);
+          this.set({ pool, state: 'queued' }, stats.queued);
+        }
+      },
+    });
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Count one answered request. */
+  request(labels: RequestLabels, status: number, seconds: number): void {
+    this.requests.inc({ ...labels, status });
+    this.duration.observe(labels, seconds);
+  }
+
+  /** Count one upstream call (retries included in the one call). */
+  upstream(upstream: string, outcome: UpstreamOutcome): void {
+    this.upstreams.inc({ upstream, outcome });
+  }
+
+  /** The exposition text and its content type. */
+  async scrape(): Promise<{ body: string; contentType: string }> {
+    return { body: await this.registry.metrics(), contentType: this.registry.contentType };
+  }
+}

@@ -1,0 +1,99 @@
+/** GET /metrics of a running engine: counters move with real requests and upstream calls. */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import t from 'tap';
+import { serve, TEST_KEY } from '../support/serve.js';
+import { testEndpoints } from '../engine/test-endpoints.js';
+import { registerPoolStats, unregisterPoolStats } from '../../engine/workers/pool-stats.js';
+
+// a local upstream: /count answers JSON, /slow fails with 500 for q=fail
+const upstreamServer = http.createServer((req, res) => {
+  const url = new URL(req.url!, 'http://x');
+  if (url.pathname === '/slow' && url.searchParams.get('q') === 'fail') {
+    res.writeHead(500).end('broken');
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ count: 7, items: [1] }));
+});
+await new Promise<void>((resolve) => upstreamServer.listen(0, '127.0.0.1', resolve));
+t.teardown(() => upstreamServer.close());
+const base = `http://127.0.0.1:${(upstreamServer.address() as AddressInfo).port}`;
+
+const { endpoints, upstream } = testEndpoints();
+const served = await serve({}, { endpoints, upstreamSpecs: upstream(base) });
+t.teardown(() => served.close());
+
+/** One sample's value from the exposition text (0 when absent). */
+function sample(text: string, name: string, labels: Record<string, string>): number {
+  for (const line of text.split('\n')) {
+    const m = /^([a-z_:]+)\{([^}]*)\} (\S+)$/.exec(line);
+    if (!m || m[1] !== name) continue;
+    const got = Object.fromEntries([...m[2]!.matchAll(/(\w+)="([^"]*)"/g)].map((x) => [x[1], x[2]]));
+    if (Object.entries(labels).every(([k, v]) => got[k] === v)) return Number(m[3]);
+  }
+  return 0;
+}
+
+const scrape = async (init?: RequestInit) => {
+  const res = await fetch(`${served.url}/metrics`, init);
+  return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
+};
+
+t.test('requests are counted by path template and status, unknown paths as unmatched', async (t) => {
+  const before = (await scrape()).text;
+  t.equal((await fetch(`${served.url}/api/test/one?text=hi&apikey=${TEST_KEY}`)).status, 200);
+  t.equal((await fetch(`${served.url}/api/test/one?apikey=${TEST_KEY}`)).status, 400);
+  t.equal((await fetch(`${served.url}/api/no/such/thing-${Date.now()}?apikey=${TEST_KEY}`)).status, 404);
+  const { status, type, text } = await scrape();
+  t.equal(status, 200);
+  t.match(type, /^text\/plain; version=0\.0\.4/);
+  const moved = (labels: Record<string, string>) => sample(text, 'manifold_http_requests_total', labels) - sample(before, 'manifold_http_requests_total', labels);
+  t.equal(moved({ category: 'fun', endpoint: '/api/test/one', status: '200' }), 1);
+  t.equal(moved({ category: 'fun', endpoint: '/api/test/one', status: '400' }), 1);
+  t.equal(moved({ category: 'none', endpoint: 'unmatched', status: '404' }), 1);
+  t.ok(sample(text, 'manifold_http_request_duration_seconds_count', { category: 'fun', endpoint: '/api/test/one' }) >= 2, 'durations observed');
+  t.notMatch(text, /thing-\d+/, 'no raw URL among the labels');
+  t.match(text, /^process_cpu_user_seconds_total /m, 'default process metrics');
+  t.match(text, /^nodejs_heap_size_used_bytes /m);
+});
+
+t.test('upstream calls are counted by upstream and outcome', async (t) => {
+  const before = (await scrape()).text;
+  t.equal((await fetch(`${served.url}/api/test/cached?q=m${Date.now()}&apikey=${TEST_KEY}`)).status, 200);
+  t.equal((await fetch(`${served.url}/api/test/slow?q=fail&apikey=${TEST_KEY}`)).status, 502);
+  const { text } = await scrape();
+  const moved = (outcome: string) => sample(text, 'manifold_upstream_requests_total', { upstream: 'local', outcome }) - sample(before, 'manifold_upstream_requests_total', { upstream: 'local', outcome });
+  t.equal(moved('ok'), 1);
+  t.equal(moved('error'), 1, 'one failed call, however many retries it made');
+  t.equal(moved('timeout'), 0);
+});
+
+t.test('scrapes are counted under the built-in route', async (t) => {
+  await scrape();
+  const { text } = await scrape();
+  t.ok(sample(text, 'manifold_http_requests_total', { category: 'builtin', endpoint: '/metrics', status: '200' }) >= 1);
+});
+
+t.test('worker pools report running and waiting tasks once started', async (t) => {
+  t.notMatch((await scrape()).text, /manifold_pool_tasks\{pool="probe"/);
+  registerPoolStats('probe', () => ({ active: 2, queued: 5 }));
+  t.teardown(() => unregisterPoolStats('probe'));
+  const { text } = await scrape();
+  t.equal(sample(text, 'manifold_pool_tasks', { pool: 'probe', state: 'active' }), 2);
+  t.equal(sample(text, 'manifold_pool_tasks', { pool: 'probe', state: 'queued' }), 5);
+});
+
+t.test('METRICS_TOKEN: a bearer token is required', async (t) => {
+  const guarded = await serve({ METRICS_TOKEN: 'scrape-secret' }, { endpoints, upstreamSpecs: upstream(base) });
+  t.teardown(() => guarded.close());
+  const none = await fetch(`${guarded.url}/metrics`);
+  t.equal(none.status, 403);
+  t.match(await none.json(), { success: false, error: 'forbidden' });
+  t.equal((await fetch(`${guarded.url}/metrics`, { headers: { Authorization: 'Bearer wrong' } })).status, 403);
+  const ok = await fetch(`${guarded.url}/metrics`, { headers: { Authorization: 'Bearer scrape-secret' } });
+  t.equal(ok.status, 200);
+  const text = await ok.text();
+  t.match(text, /^# TYPE manifold_http_requests_total counter/m);
+  // its own registry: the other engine's counts are not here
+  t.equal(sample(text, 'manifold_upstream_requests_total', { upstream: 'local', outcome: 'ok' }), 0);
+});
