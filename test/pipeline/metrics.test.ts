@@ -6,9 +6,14 @@ import { serve, TEST_KEY } from '../support/serve.js';
 import { testEndpoints } from '../engine/test-endpoints.js';
 import { registerPoolStats, unregisterPoolStats } from '../../engine/workers/pool-stats.js';
 
-// a local upstream: /count answers JSON, /slow fails with 500 for q=fail
+// a local upstream: /count answers JSON, /slow fails with 500 for q=fail and answers too late for q=late
 const upstreamServer = http.createServer((req, res) => {
   const url = new URL(req.url!, 'http://x');
+  if (url.pathname === '/slow' && url.searchParams.get('q') === 'late') {
+    const timer = setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[]}'), 2000);
+    res.on('close', () => clearTimeout(timer));
+    return;
+  }
   if (url.pathname === '/slow' && url.searchParams.get('q') === 'fail') {
     res.writeHead(500).end('broken');
     return;
@@ -61,11 +66,12 @@ t.test('upstream calls are counted by upstream and outcome', async (t) => {
   const before = (await scrape()).text;
   t.equal((await fetch(`${served.url}/api/test/cached?q=m${Date.now()}&apikey=${TEST_KEY}`)).status, 200);
   t.equal((await fetch(`${served.url}/api/test/slow?q=fail&apikey=${TEST_KEY}`)).status, 502);
+  t.equal((await fetch(`${served.url}/api/test/slow?q=late&apikey=${TEST_KEY}`)).status, 504);
   const { text } = await scrape();
   const moved = (outcome: string) => sample(text, 'manifold_upstream_requests_total', { upstream: 'local', outcome }) - sample(before, 'manifold_upstream_requests_total', { upstream: 'local', outcome });
   t.equal(moved('ok'), 1);
   t.equal(moved('error'), 1, 'one failed call, however many retries it made');
-  t.equal(moved('timeout'), 0);
+  t.equal(moved('timeout'), 1, 'the endpoint timeout (400 ms) passed first');
 });
 
 t.test('scrapes are counted under the built-in route', async (t) => {
