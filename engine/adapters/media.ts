@@ -85,6 +85,14 @@ export const media: AdapterKind<MediaConfig> = {
       const missing = setup.upstreams.unavailable(upstream);
       if (missing) return missing;
     }
+    const cookies = setup.config.env.YTDLP_COOKIES_FILE;
+    if (cookies) {
+      try {
+        fs.accessSync(cookies, fs.constants.R_OK);
+      } catch {
+        return `YTDLP_COOKIES_FILE (${cookies}) is not a readable file`;
+      }
+    }
     const custom = setup.config.env.YTDLP_PATH;
     if (custom) {
       try {

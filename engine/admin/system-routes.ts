@@ -13,6 +13,7 @@ import { listing } from '../discovery/listing.js';
 import type { Registry } from '../registry.js';
 import { builtin, type Builtin } from '../pipeline/builtin.js';
 import { diskUsage } from '../storage/create-file-store.js';
+import { ytdlpStatus } from '../media/ytdlp-version.js';
 import type { FileStore } from '../storage/files.js';
 
 export interface SystemDeps {
@@ -32,11 +33,21 @@ export function systemBuiltins(deps: SystemDeps): Builtin[] {
       method: 'GET',
       path: '/health',
       auth: 'none',
-      summary: 'Liveness and version: {"status": "ok", "version", "endpoints", "uptime", "storage"} (not an envelope)',
-      handle: () => ({
+      summary: 'Liveness and version: {"status": "ok", "version", "endpoints", "uptime", "storage", "ytdlp"} (not an envelope); `ytdlp.warning` when the downloaders\' yt-dlp is missing or over 60 days old',
+      handle: async () => ({
         type: 'binary',
         contentType: 'application/json; charset=utf-8',
-        body: Buffer.from(JSON.stringify({ status: 'ok', version: config.version, endpoints: registry.routes.length, uptime: Math.round(process.uptime()), storage: diskUsage(deps.files) })),
+        body: Buffer.from(
+          JSON.stringify({
+            status: 'ok',
+            version: config.version,
+            endpoints: registry.routes.length,
+            uptime: Math.round(process.uptime()),
+            storage: diskUsage(deps.files),
+            // asked of the binary at most hourly (a run takes a few hundred ms)
+            ytdlp: await ytdlpStatus(config.env),
+          }),
+        ),
         headers: { 'Cache-Control': 'no-store' },
       }),
     }),

@@ -8,7 +8,8 @@ import { captureTool, startTool, ToolFailed, type Tool } from './child.js';
 import { ffmpegArgs, ffprobeArgs, parseProbe, type Probe, type Profile } from './ffmpeg-args.js';
 import { lines, pipeable, type Choice, type Target } from './formats.js';
 import type { MediaSettings } from './settings.js';
-import { fetchArgs, ytdlpFailure, type YtFormat, type YtInfo } from './ytdlp.js';
+import { fetchArgs, type YtFormat, type YtInfo } from './ytdlp.js';
+import { ytdlpFailure } from './ytdlp-errors.js';
 
 /**
  * One conversion: yt-dlp fetches each chosen format, ffmpeg turns it into the
@@ -129,7 +130,7 @@ export async function convert(job: ConversionJob, output: { file: string } | { s
   const killAll = () => tools.forEach((t) => t.kill());
   signal.addEventListener('abort', killAll, { once: true });
   const fetcher = (format: YtFormat, file?: string) => {
-    const tool = startTool(settings.ytdlp, fetchArgs(job.infoFile, format.format_id, { proxy: job.proxy?.url, output: file }), { signal });
+    const tool = startTool(settings.ytdlp, fetchArgs(job.infoFile, format.format_id, { proxy: job.proxy?.url, output: file, host: settings.ytdlpHost }), { signal });
     tools.push(tool);
     return tool;
   };

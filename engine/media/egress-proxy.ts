@@ -3,6 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { SsrfGuard } from '../http/ssrf-guard.js';
+import { directDial, type Dial } from './outbound-proxy.js';
 
 /**
  * The SSRF guard for yt-dlp. Checking the user's URL once is not enough: yt-dlp
@@ -23,7 +24,8 @@ export interface EgressProxy {
 
 const HOP_BY_HOP = ['proxy-authorization', 'proxy-connection', 'connection', 'keep-alive', 'te', 'trailer', 'upgrade'];
 
-export async function startEgressProxy(guard: SsrfGuard): Promise<EgressProxy> {
+/** `dial` opens the connection to a checked address: directly, or through MEDIA_PROXY (outbound-proxy.ts). */
+export async function startEgressProxy(guard: SsrfGuard, dial: Dial = directDial): Promise<EgressProxy> {
   const secret = crypto.randomBytes(16).toString('hex');
   const refusals = new Map<string, string>();
   const tunnels = new Set<net.Socket>(); // CONNECT sockets leave the server's bookkeeping
@@ -65,8 +67,18 @@ export async function startEgressProxy(guard: SsrfGuard): Promise<EgressProxy> {
     if (!address) return void res.writeHead(403).end('refused by the SSRF guard');
     const headers = { ...req.headers };
     for (const h of HOP_BY_HOP) delete headers[h];
+    const port = Number(target.port || 80);
     const upstream = http.request(
-      { host: address, port: Number(target.port || 80), method: req.method, path: `${target.pathname}${target.search}`, headers, setHost: false },
+      {
+        host: address,
+        port,
+        method: req.method,
+        path: `${target.pathname}${target.search}`,
+        headers,
+        setHost: false,
+        // no agent: createConnection is used only when none is given
+        createConnection: (_options, done) => void dial(address, port).then((socket) => done(null, socket), (error: Error) => done(error, undefined as never)),
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
@@ -87,12 +99,17 @@ export async function startEgressProxy(guard: SsrfGuard): Promise<EgressProxy> {
     if (!m) return void socket.end('HTTP/1.1 400 Bad Request\r\n\r\n');
     const address = await admit(run, `https://${m[1]}:${m[2]}/`);
     if (!address) return void socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
-    const upstream = net.connect({ host: address, port: Number(m[2]) }, () => {
-      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length) upstream.write(head);
-      upstream.pipe(socket);
-      socket.pipe(upstream);
-    });
+    let upstream: net.Socket;
+    try {
+      upstream = await dial(address, Number(m[2]));
+    } catch {
+      return void socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
+    }
+    if (socket.destroyed) return void upstream.destroy();
+    socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    if (head.length) upstream.write(head);
+    upstream.pipe(socket);
+    socket.pipe(upstream);
     upstream.on('error', () => socket.destroy());
     socket.on('close', () => upstream.destroy());
   });

@@ -11,6 +11,7 @@ import { chooseFormats, knownSize, type Target } from './formats.js';
 import { JobSlots } from './job-slots.js';
 import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
 import { onShutdown } from '../shutdown.js';
+import { proxyDial } from './outbound-proxy.js';
 import { metaOf, safeFilename, type ItemMeta, type Produced } from './result-shapes.js';
 import { mediaSettings, type MediaSettings } from './settings.js';
 import { infoArgs, runInfo, searchArgs, writeInfoFile, type YtInfo } from './ytdlp.js';
@@ -53,7 +54,7 @@ export class MediaService {
     );
     this.cache.startJanitor(Math.min(this.settings.fileTtlS * 500, 60_000));
     this.tempDir = setup.files.tempDir;
-    this.proxy = startEgressProxy(setup.http.guard);
+    this.proxy = startEgressProxy(setup.http.guard, setup.config.env.MEDIA_PROXY ? proxyDial(setup.config.env.MEDIA_PROXY) : undefined);
     // made on the first media call: the engine's close stops it through the shutdown list
     onShutdown(() => this.close());
   }
@@ -124,7 +125,7 @@ export class MediaService {
   async searchYoutube(query: string, signal: AbortSignal): Promise<string | undefined> {
     return this.runJob(signal, async (jobSignal) => {
       const egress = await this.egress();
-      const found = await runInfo(this.settings.ytdlp, searchArgs(query, { proxy: egress.url }), jobSignal, egress.refusal);
+      const found = await runInfo(this.settings.ytdlp, searchArgs(query, { proxy: egress.url, host: this.settings.ytdlpHost }), jobSignal, egress.refusal);
       const hit = found.entries?.[0];
       if (!hit?.id || !/^[\w-]{11}$/.test(hit.id)) return undefined;
       return `https://www.youtube.com/watch?v=${hit.id}`;
@@ -153,7 +154,7 @@ export class MediaService {
     for (const [key, entry] of this.infos) if (now - entry.at > INFO_REUSE_MS) this.infos.delete(key);
     let entry = this.infos.get(url);
     if (!entry) {
-      const info = this.egress().then((egress) => runInfo(this.settings.ytdlp, infoArgs(url, { proxy: egress.url }), signal, egress.refusal));
+      const info = this.egress().then((egress) => runInfo(this.settings.ytdlp, infoArgs(url, { proxy: egress.url, host: this.settings.ytdlpHost }), signal, egress.refusal));
       entry = { at: now, info, signal };
       this.infos.set(url, entry);
       info.catch(() => this.infos.delete(url)); // failures are not reused

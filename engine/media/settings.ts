@@ -1,4 +1,6 @@
+import { parse as parseShellWords } from 'shell-quote';
 import type { Config } from '../config.js';
+import type { HostOptions } from './ytdlp.js';
 
 /**
  * Media limits and tool paths, read once from the environment. Every value has a
@@ -7,6 +9,8 @@ import type { Config } from '../config.js';
 export interface MediaSettings {
   /** yt-dlp binary: YTDLP_PATH (a newer release than Debian's) or `yt-dlp` on PATH. */
   ytdlp: string;
+  /** What the host adds to every yt-dlp run: YTDLP_COOKIES_FILE and YTDLP_EXTRA_ARGS. */
+  ytdlpHost: HostOptions;
   ffmpeg: string;
   ffprobe: string;
   /** Longest source accepted, in seconds (MEDIA_MAX_DURATION_S). */
@@ -37,6 +41,7 @@ export function mediaSettings(config: Config): MediaSettings {
   const env = config.env;
   return Object.freeze({
     ytdlp: env.YTDLP_PATH ?? 'yt-dlp',
+    ytdlpHost: Object.freeze({ cookiesFile: env.YTDLP_COOKIES_FILE || undefined, extraArgs: extraArgs(env.YTDLP_EXTRA_ARGS) }),
     ffmpeg: env.FFMPEG_PATH ?? 'ffmpeg',
     ffprobe: env.FFPROBE_PATH ?? 'ffprobe',
     maxDurationS: int(env, 'MEDIA_MAX_DURATION_S', 2 * 3600),
@@ -47,4 +52,17 @@ export function mediaSettings(config: Config): MediaSettings {
     fileTtlS: int(env, 'MEDIA_FILE_TTL_S', 3600),
     diskQuotaBytes: int(env, 'MEDIA_DISK_QUOTA_BYTES', 5 * 1024 * 1024 * 1024),
   });
+}
+
+/**
+ * YTDLP_EXTRA_ARGS split into words as a shell would (quotes, escapes), never run by
+ * one: an operator string such as `--extractor-args "youtube:player_client=web"`.
+ * Shell operators or globs in it are a configuration error, not something to guess at.
+ */
+export function extraArgs(raw: string | undefined): string[] {
+  if (!raw?.trim()) return [];
+  const words = parseShellWords(raw);
+  const bad = words.find((w) => typeof w !== 'string');
+  if (bad !== undefined) throw new Error(`YTDLP_EXTRA_ARGS must be plain arguments (no shell operators, globs or comments): ${JSON.stringify(bad)}`);
+  return words as string[];
 }

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ApiError, unsupportedUrl, upstreamError } from '../errors.js';
-import { captureTool, ToolFailed } from './child.js';
+import { upstreamError } from '../errors.js';
+import { captureTool } from './child.js';
+import { ytdlpFailure } from './ytdlp-errors.js';
 
 /**
  * yt-dlp: argument building, metadata resolution and failure mapping. Arguments
@@ -61,19 +62,33 @@ const COMMON = ['--ignore-config', '--no-cache-dir', '--no-playlist', '--no-warn
 
 const proxyArgs = (proxy?: string) => (proxy ? ['--proxy', proxy] : []);
 
+/**
+ * What the host adds to every run: YTDLP_COOKIES_FILE (`--cookies`, a cookies.txt of a
+ * logged-in account, for sites that ask for a login or a bot check) and YTDLP_EXTRA_ARGS
+ * (e.g. `--extractor-args "youtube:po_token=…"`), split like a shell would, never through
+ * one. They come from the host's environment, never from a request, and go before `--`.
+ */
+export interface HostOptions {
+  cookiesFile?: string;
+  extraArgs?: string[];
+}
+const hostArgs = (host?: HostOptions) => [...(host?.cookiesFile ? ['--cookies', host.cookiesFile] : []), ...(host?.extraArgs ?? [])];
+
 /** Resolve a page URL to its metadata and formats, without downloading. */
-export const infoArgs = (url: string, options: { proxy?: string } = {}): string[] => [
+export const infoArgs = (url: string, options: { proxy?: string; host?: HostOptions } = {}): string[] => [
   ...COMMON,
   ...proxyArgs(options.proxy),
+  ...hostArgs(options.host),
   '--dump-single-json',
   '--',
   url,
 ];
 
 /** First YouTube search hit, without opening it (for Spotify matches). */
-export const searchArgs = (query: string, options: { proxy?: string } = {}): string[] => [
+export const searchArgs = (query: string, options: { proxy?: string; host?: HostOptions } = {}): string[] => [
   ...COMMON,
   ...proxyArgs(options.proxy),
+  ...hostArgs(options.host),
   '--dump-single-json',
   '--flat-playlist',
   '--',
@@ -86,9 +101,10 @@ export const searchArgs = (query: string, options: { proxy?: string } = {}): str
  * the page a second time. No `--max-filesize`: yt-dlp skips an oversized file with
  * exit code 0 and no bytes, so the caller enforces the size limit (a clear 400).
  */
-export const fetchArgs = (infoFile: string, formatId: string, options: { proxy?: string; output?: string } = {}): string[] => [
+export const fetchArgs = (infoFile: string, formatId: string, options: { proxy?: string; output?: string; host?: HostOptions } = {}): string[] => [
   ...COMMON,
   ...proxyArgs(options.proxy),
+  ...hostArgs(options.host),
   '--quiet',
   '--load-info-json',
   infoFile,
@@ -99,20 +115,6 @@ export const fetchArgs = (infoFile: string, formatId: string, options: { proxy?:
   options.output ?? '-',
 ];
 
-/** Map a yt-dlp failure to the error a client should see; stderr is summarised, never echoed. */
-export function ytdlpFailure(error: unknown, refusal?: string): Error {
-  const param = 'url';
-  if (refusal) return unsupportedUrl(param, `the media leads to a refused address (${refusal})`);
-  if (!(error instanceof ToolFailed)) return error instanceof Error ? error : new Error(String(error));
-  const text = error.stderr;
-  if (/Unsupported URL/i.test(text)) return unsupportedUrl(param, 'no media found at this URL');
-  if (/(Video unavailable|Private video|not available|HTTP Error 404|does not exist|has been removed|No video formats found)/i.test(text)) {
-    return new ApiError(404, 'not_found', 'The media is not available (removed, private or region-locked)');
-  }
-  if (/(Sign in|login required|rate-limit|HTTP Error 429)/i.test(text)) return upstreamError('the media site', 'it refused the request (login or rate limit)');
-  if (error.code === null) return upstreamError('yt-dlp', 'it could not be started');
-  return upstreamError('the media site', 'extraction failed');
-}
 
 /** Run yt-dlp with `args` and parse its single JSON document; `refusal` says whether the egress proxy refused a connection. */
 export async function runInfo(bin: string, args: string[], signal: AbortSignal, refusal: () => string | undefined = () => undefined): Promise<YtInfo> {

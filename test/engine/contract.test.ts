@@ -145,7 +145,7 @@ t.test('family items share one compiled param validator', async (t) => {
 
 t.test('health without a key', async (t) => {
   const res = await get('/health');
-  t.match(await res.json(), { status: 'ok', version: '3.0.4' });
+  t.match(await res.json(), { status: 'ok', version: '3.0.4', ytdlp: { path: String } }, 'and which yt-dlp the downloaders run (version and age, or why not)');
 });
 
 t.test('the API key never reaches a log line', async (t) => {

@@ -1,5 +1,9 @@
 import t from 'tap';
-import { fetchArgs, infoArgs, searchArgs, ytdlpFailure } from '../../engine/media/ytdlp.js';
+import fs from 'node:fs';
+import YAML from 'yaml';
+import { fetchArgs, infoArgs, searchArgs } from '../../engine/media/ytdlp.js';
+import { ytdlpFailure } from '../../engine/media/ytdlp-errors.js';
+import { extraArgs } from '../../engine/media/settings.js';
 import { ffmpegArgs, parseProbe } from '../../engine/media/ffmpeg-args.js';
 import { ToolFailed } from '../../engine/media/child.js';
 
@@ -80,10 +84,38 @@ t.test('ffprobe output: cover art is not video; the short side is kept', async (
 t.test('yt-dlp failures map to client-facing errors without echoing stderr', async (t) => {
   const fail = (stderr: string) => ytdlpFailure(new ToolFailed('yt-dlp', 1, stderr)) as { status?: number; code?: string; message: string };
   t.match(fail('ERROR: Unsupported URL: https://example.com/'), { status: 400, code: 'unsupported_url' });
-  t.match(fail('ERROR: [youtube] abc: Video unavailable'), { status: 404, code: 'not_found' });
-  t.match(fail("ERROR: [youtube] abc: Sign in to confirm you're not a bot"), { status: 502, code: 'upstream_error' });
+  t.match(fail('ERROR: [youtube] abc: Video unavailable'), { status: 404, code: 'media_unavailable' });
+  t.match(fail("ERROR: [youtube] abc: Sign in to confirm you're not a bot"), { status: 502, code: 'login_required' });
   const other = fail('ERROR: secret-token-in-url https://x/?key=abc');
   t.match(other, { status: 502 });
   t.notMatch(other.message, /secret|key=/, 'stderr is summarised, not shown');
   t.match(ytdlpFailure(new ToolFailed('yt-dlp', null, 'spawn yt-dlp ENOENT')), { status: 502, message: /could not be started/ });
+});
+
+t.test('host options: cookies and extra arguments go before the user input, split like a shell would', async (t) => {
+  const host = { cookiesFile: '/etc/manifold/cookies.txt', extraArgs: extraArgs('--extractor-args "youtube:player_client=web;po_token=web+AB CD" --sleep-requests 1') };
+  t.same(host.extraArgs, ['--extractor-args', 'youtube:player_client=web;po_token=web+AB CD', '--sleep-requests', '1']);
+  for (const args of [infoArgs('https://x.test/v', { host }), searchArgs('song', { host }), fetchArgs('/tmp/i.json', '18', { host })]) {
+    const at = args.indexOf('--cookies');
+    t.same(args.slice(at, at + 2), ['--cookies', '/etc/manifold/cookies.txt']);
+    t.ok(args.includes('youtube:player_client=web;po_token=web+AB CD'));
+    const end = args.indexOf('--');
+    if (end !== -1) t.ok(at < end && args.indexOf('--sleep-requests') < end, 'before --');
+  }
+  t.same(extraArgs(undefined), []);
+  t.same(extraArgs('   '), []);
+  t.throws(() => extraArgs('--exec rm; rm -rf /'), /plain arguments/);
+  t.throws(() => extraArgs('--output *.mp4'), /plain arguments/);
+  t.notOk(infoArgs('https://x.test/v').includes('--cookies'), 'nothing without host options');
+});
+
+t.test('recorded yt-dlp failures fall into their documented classes', async (t) => {
+  const cases = YAML.parse(fs.readFileSync(new URL('./recorded/ytdlp-errors.yaml', import.meta.url), 'utf8')) as { code: string; stderr: string }[];
+  const status: Record<string, number> = { login_required: 502, media_unavailable: 404, unsupported_url: 400, extractor_broken: 502, upstream_error: 502 };
+  for (const { code, stderr } of cases) {
+    const error = ytdlpFailure(new ToolFailed('yt-dlp', 1, stderr)) as { status?: number; code?: string; message: string };
+    t.match(error, { code, status: status[code] }, stderr.split('\n').at(-1)!.slice(0, 90));
+    t.notMatch(error.message, /https?:\/\/|[A-Za-z0-9_-]{11}:/, 'no URL or video id from stderr in the message');
+  }
+  t.ok(new Set(cases.map((c) => c.code)).size >= 5, 'every class has recorded cases');
 });

@@ -5,9 +5,11 @@
  * 10.0.0.1 and refused, as every non-allowed address is.
  */
 import http from 'node:http';
-import t from 'tap';
+import net from 'node:net';
+import t, { type Test } from 'tap';
 import { createSsrfGuard } from '../../engine/http/ssrf-guard.js';
 import { startEgressProxy } from '../../engine/media/egress-proxy.js';
+import { proxyDial } from '../../engine/media/outbound-proxy.js';
 import { infoArgs, runInfo } from '../../engine/media/ytdlp.js';
 import { makeClip, startMediaServer } from './media-server.js';
 
@@ -94,4 +96,68 @@ t.test('yt-dlp through the proxy: a redirect to a private address is a 400, not 
   });
   const info = await runInfo('yt-dlp', infoArgs(publicUrl('clip.mp4'), { proxy: proxy.urlFor('yt-2') }), signal);
   t.equal(info.title, 'clip', 'an allowed URL resolves through the proxy');
+});
+
+/** A forward proxy answering CONNECT, recording the authorities it was asked for. */
+async function connectProxy(t: Test): Promise<{ url: string; asked: string[] }> {
+  const asked: string[] = [];
+  const server = http.createServer((_req, res) => res.writeHead(405).end());
+  server.on('connect', (req: http.IncomingMessage, socket: net.Socket) => {
+    asked.push(`${req.url} ${req.headers['proxy-authorization'] ?? ''}`.trim());
+    const [host, port] = [req.url!.slice(0, req.url!.lastIndexOf(':')), Number(req.url!.slice(req.url!.lastIndexOf(':') + 1))];
+    const out = net.connect({ host, port }, () => {
+      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      out.pipe(socket);
+      socket.pipe(out);
+    });
+    out.on('error', () => socket.destroy());
+    socket.on('error', () => out.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))));
+  return { url: `http://user:p%40ss@127.0.0.1:${(server.address() as net.AddressInfo).port}`, asked };
+}
+
+/** A minimal SOCKS5 server (no auth, CONNECT to IPv4 only): what the socks client must speak. */
+async function socks5Proxy(t: Test): Promise<{ url: string; asked: string[] }> {
+  const asked: string[] = [];
+  const server = net.createServer((client) => {
+    client.once('data', (greeting) => {
+      if (greeting[0] !== 5) return void client.destroy();
+      client.write(Buffer.from([5, 0]));
+      client.once('data', (request) => {
+        if (request[1] !== 1 || request[3] !== 1) return void client.end(Buffer.from([5, 7, 0, 1, 0, 0, 0, 0, 0, 0]));
+        const host = [...request.subarray(4, 8)].join('.');
+        const port = request.readUInt16BE(8);
+        asked.push(`${host}:${port}`);
+        const out = net.connect({ host, port }, () => {
+          client.write(Buffer.from([5, 0, 0, 1, 127, 0, 0, 1, 0, 0]));
+          out.pipe(client);
+          client.pipe(out);
+        });
+        out.on('error', () => client.destroy());
+        client.on('error', () => out.destroy());
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { url: `socks5://127.0.0.1:${(server.address() as net.AddressInfo).port}`, asked };
+}
+
+t.test('MEDIA_PROXY: checked connections leave through the outbound proxy, to the checked address', async (t) => {
+  for (const make of [connectProxy, socks5Proxy]) {
+    const outbound = await make(t);
+    const chained = await startEgressProxy(guard, proxyDial(outbound.url));
+    t.teardown(() => chained.close());
+    const ok = await viaProxy(chained.urlFor('run-a'), publicUrl('clip.mp4'));
+    t.equal(ok.status, 200, `${outbound.url.split(':')[0]}: a plain http fetch through it`);
+    t.ok(ok.body.length > 1000);
+    t.match(outbound.asked, [new RegExp(`^127\\.0\\.0\\.1:${port}`)], 'asked for the checked address, never the name');
+    if (outbound.url.startsWith('http:')) t.match(outbound.asked[0], /Basic dXNlcjpwQHNz$/, 'with the proxy credentials (user:p@ss)');
+    const refused = await viaProxy(chained.urlFor('run-b'), `http://private.test:${port}/clip.mp4`);
+    t.equal(refused.status, 403, 'the guard still decides first');
+    t.equal(outbound.asked.length, 1, 'a refused target never reaches the outbound proxy');
+  }
+  t.throws(() => proxyDial('ftp://proxy.test:21'), /http, https, socks4 or socks5/);
 });
