@@ -122,10 +122,10 @@ async function connectProxy(t: Test): Promise<{ url: string; asked: string[] }> 
 async function socks5Proxy(t: Test): Promise<{ url: string; asked: string[] }> {
   const asked: string[] = [];
   const server = net.createServer((client) => {
-    client.once('data', (greeting) => {
+    client.once('data', (greeting: Buffer) => {
       if (greeting[0] !== 5) return void client.destroy();
       client.write(Buffer.from([5, 0]));
-      client.once('data', (request) => {
+      client.once('data', (request: Buffer) => {
         if (request[1] !== 1 || request[3] !== 1) return void client.end(Buffer.from([5, 7, 0, 1, 0, 0, 0, 0, 0, 0]));
         const host = [...request.subarray(4, 8)].join('.');
         const port = request.readUInt16BE(8);

@@ -3,7 +3,8 @@ import { FileOutput, handler } from '../types.js';
 
 /**
  * /api/fun/webcam: a current snapshot of a random live webcam from Windy's Webcams API,
- * as image bytes (what clients of the genre read), or its facts with `json=true`. The
+ * as image bytes (what clients of the genre read), or, for /api/fun/webcaminfo
+ * (`options.json`), its facts. The
  * listing is asked at a random offset within the free tier's 1,000; the picture comes
  * from the link Windy hands out, fetched like any outside URL (SSRF guard, size cap).
  */
@@ -21,7 +22,7 @@ interface Webcam {
 const PAGE = 50;
 const FREE_OFFSET_LIMIT = 1000;
 
-export default handler<{ country?: string; category?: string; json?: boolean }>(async ({ params, call, setup }) => {
+export default handler<{ country?: string; category?: string }>(async ({ params, options, call, setup }) => {
   const list = (offset: number) =>
     setup.upstreams.call<{ total?: number; webcams?: Webcam[] }>('windy-webcams', {
       path: '/webcams',
@@ -45,7 +46,7 @@ export default handler<{ country?: string; category?: string; json?: boolean }>(
     player: webcam.player?.day,
     credit: 'Webcams provided by windy.com',
   };
-  if (params.json) return facts;
+  if (options.json) return facts;
   const image = await setup.http.fetchUserUrl(facts.image, { param: 'image', timeoutMs: 10_000, signal: call.signal, maxBytes: 8 * 1024 * 1024, accept: 'image/*' });
   const type = image.contentType?.startsWith('image/') ? image.contentType.split(';')[0] : 'image/jpeg';
   return new FileOutput(image.body, type.split('/')[1] === 'png' ? 'png' : 'jpg', type);
