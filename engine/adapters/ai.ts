@@ -1,8 +1,8 @@
 import { invalidParameter, unavailable } from '../errors.js';
 import { fillTemplate } from '../mapping.js';
 import { ConversationMemory, type ChatMessage } from '../ai/memory.js';
-import { complete, generateImage, streamChat, type ContentPart, type Message } from '../ai/openai-api.js';
-import { gatewayFrom, modelRegistry, resolveModel, type ModelKind, type Resolution } from '../ai/registry.js';
+import { modelUnavailable, routeModel } from '../ai/catalog.js';
+import { complete, streamChat, type ContentPart, type Message } from '../ai/openai-api.js';
 import { json, type AdapterKind, type AdapterSetup } from './types.js';
 
 /**
@@ -10,14 +10,12 @@ import { json, type AdapterKind, type AdapterSetup } from './types.js';
  * engine/ai/models.yaml to the first configured provider that has them (or, with
  * `upstream`, pinned to one provider, where a non-alias passes through as a model id).
  *
- * Tasks: `chat` (default) answers with the reply text, or streams it as server-sent
- * events when the endpoint is `streamable` and the client sends stream=true; it can add
- * an image URL for vision models (checked by the SSRF guard first) and remember a
- * `session`'s previous turns. `image` generates a picture with the images API and
- * answers with its URL. `models` lists the registry with what is reachable here.
+ * Chat only: the answer is the reply text, or it streams as server-sent events when the
+ * endpoint is `streamable` and the client sends stream=true; it can add an image URL for
+ * vision models (checked by the SSRF guard first) and remember a `session`'s previous
+ * turns. Image generation and the model list are code handlers (engine/handlers/ai/).
  */
 interface AiConfig {
-  task?: 'chat' | 'image' | 'models';
   /** Pin every call to this upstream. */
   upstream?: string;
   /** Model alias or id; may be a template such as ${env.OPENAI_MODEL}. */
@@ -28,7 +26,7 @@ interface AiConfig {
   modelParam?: string;
   /** System prompt template (${params.x}). */
   system?: string;
-  /** Param holding the user's text (chat) or the picture's description (image). */
+  /** Param holding the user's text. */
   prompt?: string;
   /** User message template (${params.x}); default: the prompt param as is. */
   template?: string;
@@ -38,15 +36,12 @@ interface AiConfig {
   session?: string;
   temperature?: number;
   maxTokens?: number;
-  /** Image size for the images API, e.g. 1024x1024. */
-  size?: string;
 }
 
 const configSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    task: { enum: ['chat', 'image', 'models'] },
     upstream: { type: 'string' },
     model: { type: 'string' },
     defaultModel: { type: 'string' },
@@ -58,21 +53,12 @@ const configSchema = {
     session: { type: 'string' },
     temperature: { type: 'number', minimum: 0, maximum: 2 },
     maxTokens: { type: 'integer', minimum: 1 },
-    size: { type: 'string', pattern: '^(\\d+x\\d+|auto)$' },
   },
-  if: { properties: { task: { const: 'models' } }, required: ['task'] },
-  else: { required: ['model', 'prompt'] },
+  required: ['model', 'prompt'],
 };
-
-const kindOf = (config: AiConfig): ModelKind => (config.task === 'image' ? 'images' : 'models');
 
 function configuredModel(config: AiConfig, setup: AdapterSetup): string {
   return String(fillTemplate(config.model ?? '', { params: {}, env: setup.config.env }) || config.defaultModel || '');
-}
-
-function defaultRoute(config: AiConfig, setup: AdapterSetup): Resolution {
-  const registry = modelRegistry();
-  return resolveModel(registry, kindOf(config), configuredModel(config, setup), setup.upstreams, config.upstream, gatewayFrom(registry, setup.config.env));
 }
 
 /** One memory per configuration, made on first use so endpoints without sessions never touch the database. */
@@ -83,45 +69,22 @@ function memoryFor(config: AdapterSetup['config']): ConversationMemory {
   return memory;
 }
 
-function listModels(setup: AdapterSetup) {
-  const registry = modelRegistry();
-  const gateway = gatewayFrom(registry, setup.config.env);
-  return (['models', 'images'] as const).flatMap((kind) =>
-    Object.entries(registry[kind]).map(([alias, ids]) => {
-      const resolution = resolveModel(registry, kind, alias, setup.upstreams, undefined, gateway);
-      return {
-        model: alias,
-        type: kind === 'images' ? 'image' : 'chat',
-        providers: Object.keys(ids),
-        available: 'route' in resolution,
-        provider: 'route' in resolution ? resolution.route.upstream : null,
-        ...('missing' in resolution ? { reason: resolution.missing } : {}),
-      };
-    }),
-  );
-}
-
 export const ai: AdapterKind<AiConfig> = {
   kind: 'ai',
   cost: 'io',
   configSchema,
   unavailable(config, setup) {
-    if (config.task === 'models') return undefined;
-    const resolution = defaultRoute(config, setup);
-    if ('unknown' in resolution) return `model ${configuredModel(config, setup)} is not in the model registry`;
-    return 'missing' in resolution ? resolution.missing : undefined;
+    return modelUnavailable('models', configuredModel(config, setup), setup.upstreams, setup.config.env, config.upstream);
   },
   create(config, setup) {
-    if (config.task === 'models') return async () => json(listModels(setup));
-    const fixed = defaultRoute(config, setup);
-    const registry = modelRegistry();
-    const gateway = gatewayFrom(registry, setup.config.env);
+    const env = setup.config.env;
+    const fixed = routeModel('models', configuredModel(config, setup), setup.upstreams, env, config.upstream);
     const deps = { upstreams: setup.upstreams };
     const timeoutMs = setup.endpoint.limits.timeoutMs;
 
     const routeFor = (params: Record<string, unknown>) => {
       const asked = config.modelParam ? params[config.modelParam] : undefined;
-      const resolution = asked ? resolveModel(registry, kindOf(config), String(asked), setup.upstreams, undefined, gateway) : fixed;
+      const resolution = asked ? routeModel('models', String(asked), setup.upstreams, env) : fixed;
       if ('unknown' in resolution) throw invalidParameter(config.modelParam!, 'unknown model (GET /api/ai/models lists them)');
       if ('missing' in resolution) throw unavailable(resolution.missing);
       return resolution.route;
@@ -129,14 +92,8 @@ export const ai: AdapterKind<AiConfig> = {
 
     return async ({ params, signal, caller }) => {
       const route = routeFor(params);
-      const scope = { params, env: setup.config.env };
+      const scope = { params, env };
       const text = config.template ? String(fillTemplate(config.template, scope)) : String(params[config.prompt!]);
-
-      if (config.task === 'image') {
-        const image = await generateImage(deps, { route, prompt: text, size: config.size, timeoutMs, signal });
-        const url = image.url ?? (await setup.files.put(image.png!, { ext: 'png' })).url;
-        return json(url);
-      }
 
       const imageUrl = config.image ? params[config.image] : undefined;
       if (typeof imageUrl === 'string') await setup.http.guard.checkUrl(imageUrl, config.image);

@@ -1,3 +1,4 @@
+import { modelUnavailable } from '../ai/catalog.js';
 import { HANDLER_NAME, loadHandler, missingHandler } from '../handlers/load.js';
 import { OUTPUT_SHAPE_SCHEMA, toOutput, type OutputShape } from '../handlers/output.js';
 import type { Handler } from '../handlers/types.js';
@@ -19,6 +20,8 @@ interface CodeConfig extends OutputShape {
   options?: Record<string, unknown>;
   /** Upstreams the handler calls, any one of which will do: unavailable (with each one's reason) when none is configured. */
   upstreams?: string[];
+  /** Image model alias (engine/ai/models.yaml) the handler calls: unavailable until a provider of it is configured. */
+  imageModel?: string;
 }
 
 export const code: AdapterKind<CodeConfig> = {
@@ -32,6 +35,7 @@ export const code: AdapterKind<CodeConfig> = {
       handler: { type: 'string', pattern: HANDLER_NAME, description: 'Handler module under engine/handlers: <category>/<name>[#export]' },
       options: { type: 'object' },
       upstreams: { type: 'array', minItems: 1, items: { type: 'string' }, description: 'Upstreams the handler calls; the endpoint is unavailable unless one is configured' },
+      imageModel: { type: 'string', description: 'Image model alias the handler calls; the endpoint is unavailable until a provider of it is configured' },
       ...OUTPUT_SHAPE_SCHEMA,
     },
   },
@@ -40,6 +44,7 @@ export const code: AdapterKind<CodeConfig> = {
     return missing ? ['handler', missing] : undefined;
   },
   unavailable(config, setup) {
+    if (config.imageModel) return modelUnavailable('images', config.imageModel, setup.upstreams, setup.config.env);
     if (!config.upstreams) return undefined;
     const reasons = config.upstreams.map((u) => setup.upstreams.unavailable(u));
     return reasons.some((r) => !r) ? undefined : reasons.join('; ');

@@ -1,0 +1,36 @@
+import type { UpstreamRegistry } from '../upstreams.js';
+import { gatewayFrom, modelRegistry, resolveModel, type ModelKind, type Resolution } from './registry.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Resolve an alias against engine/ai/models.yaml with this server's upstreams and gateway. */
+export function routeModel(kind: ModelKind, alias: string, upstreams: UpstreamRegistry, env: Env, pinned?: string): Resolution {
+  const registry = modelRegistry();
+  return resolveModel(registry, kind, alias, upstreams, pinned, gatewayFrom(registry, env));
+}
+
+/** Why calls to `alias` cannot run here (no provider configured, or not an alias at all), or undefined. */
+export function modelUnavailable(kind: ModelKind, alias: string, upstreams: UpstreamRegistry, env: Env, pinned?: string): string | undefined {
+  const resolution = routeModel(kind, alias, upstreams, env, pinned);
+  if ('unknown' in resolution) return `model ${alias} is not in the model registry`;
+  return 'missing' in resolution ? resolution.missing : undefined;
+}
+
+/** Every chat and image alias with its providers and, here, whether and where it runs (GET /api/ai/models). */
+export function listModels(upstreams: UpstreamRegistry, env: Env) {
+  const registry = modelRegistry();
+  const gateway = gatewayFrom(registry, env);
+  return (['models', 'images'] as const).flatMap((kind) =>
+    Object.entries(registry[kind]).map(([alias, ids]) => {
+      const resolution = resolveModel(registry, kind, alias, upstreams, undefined, gateway);
+      return {
+        model: alias,
+        type: kind === 'images' ? 'image' : 'chat',
+        providers: Object.keys(ids),
+        available: 'route' in resolution,
+        provider: 'route' in resolution ? resolution.route.upstream : null,
+        ...('missing' in resolution ? { reason: resolution.missing } : {}),
+      };
+    }),
+  );
+}
