@@ -5,7 +5,8 @@ import { fetchPhoto, PHOTO_MAX_PIXELS } from '../effects/photo-input.js';
 import { invalidParameter } from '../errors.js';
 import type { RenderParams, RenderResult } from '../effects/render.js';
 import type { ImageFormat } from '../effects/encode.js';
-import { json, type AdapterKind, type AdapterSetup, type Call, type Output } from './types.js';
+import { deliver } from '../effects/deliver.js';
+import type { AdapterKind } from './types.js';
 
 /**
  * Image effects from template data (templates/*.yaml): one renderer, one endpoint
@@ -58,10 +59,3 @@ export function renderParams(params: Record<string, unknown>): RenderParams {
 }
 
 /** Bytes with stream=true, otherwise the envelope with a hosted URL. */
-export async function deliver(setup: AdapterSetup, call: Call, r: RenderResult, name: string): Promise<Output> {
-  if (call.params.stream) {
-    return { type: 'binary', body: r.data, contentType: r.contentType, filename: `${name}.${r.format}`, size: r.data.length, headers: { 'Cache-Control': 'public, max-age=86400' } };
-  }
-  const stored = await setup.files.put(r.data, { ext: r.format });
-  return json({ image_url: stored.url, format: r.format, width: r.width, height: r.height, size: r.data.length });
-}

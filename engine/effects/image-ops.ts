@@ -1,6 +1,5 @@
 import { createCanvas } from '@napi-rs/canvas';
 import sharp, { type FitEnum, type Metadata, type Sharp } from 'sharp';
-import type { ImageOp } from './image-op-names.js';
 import { decodePhoto, renderTemplate, PHOTO_UNREADABLE, type RenderResult } from './render.js';
 import { drawTextLayer } from './text-layer.js';
 import { registerFonts } from './fonts.js';
@@ -15,6 +14,9 @@ import type { Template } from './template-types.js';
  * is capped at PHOTO_MAX_PIXELS, every output side at MAX_SIDE.
  */
 export const MAX_SIDE = 4096;
+
+/** The manipulations by name, as the render worker receives them (each is one endpoint's handler: engine/handlers/effects/image-*.ts). */
+export type ImageOp = 'blur' | 'grayscale' | 'invert' | 'sepia' | 'pixelate' | 'circle' | 'rotate' | 'flip' | 'mirror' | 'resize' | 'adjust' | 'deepfry' | 'meme' | 'triggered';
 
 export interface ImageJob { op: ImageOp; params: Record<string, unknown>; input: Uint8Array }
 

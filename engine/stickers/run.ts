@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { deliver } from '../adapters/effect.js';
+import { deliver } from '../effects/deliver.js';
 import { PHOTO_MAX_PIXELS } from '../effects/photo-input.js';
 import { invalidParameter } from '../errors.js';
 import type { AdapterSetup, Call, Output } from '../adapters/types.js';

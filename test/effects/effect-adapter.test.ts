@@ -2,7 +2,7 @@ import path from 'node:path';
 import t from 'tap';
 import sharp from 'sharp';
 import { effect } from '../../engine/adapters/effect.js';
-import { image } from '../../engine/adapters/image.js';
+import { photoOp } from '../../engine/effects/photo-op.js';
 import { closeRenderPool } from '../../engine/effects/shared.js';
 import { RenderPool } from '../../engine/effects/render-pool.js';
 import { loadTemplates } from '../../engine/effects/templates.js';
@@ -87,14 +87,14 @@ t.test('a full render queue answers 503 overloaded', async (t) => {
   t.ok(results.some((r) => r.status === 'fulfilled'), 'the ones admitted still render');
 });
 
-t.test('image adapter: photo manipulations answer like effects, bad photos get 400', async (t) => {
+t.test('photo manipulations (effects/photo-op.ts) answer like effects, bad photos get 400', async (t) => {
   const { setup, fetched } = fakeSetup();
-  const handler = await image.create({ op: 'grayscale' }, setup);
+  const handler = (c: Call) => photoOp(setup, c, 'grayscale');
   const out = await handler(call({ url: 'https://example.com/me.png', format: 'webp' }));
   t.match(out, { type: 'json', result: { image_url: /\.webp$/, format: 'webp' } });
   t.same(fetched, ['https://example.com/me.png']);
   const bytes = await handler(call({ url: 'https://example.com/me.png', stream: true }));
   t.match(bytes, { type: 'binary', contentType: 'image/png', filename: 'grayscale.png' });
   const garbage = fakeSetup(Buffer.from('GIF89a-but-not-really'));
-  await t.rejects((await image.create({ op: 'blur' }, garbage.setup))(call({ url: 'https://example.com/x' })), { status: 400, code: 'invalid_parameter' });
+  await t.rejects(photoOp(garbage.setup, call({ url: 'https://example.com/x' }), 'blur'), { status: 400, code: 'invalid_parameter' });
 });

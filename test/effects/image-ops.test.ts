@@ -1,7 +1,6 @@
 import t from 'tap';
 import sharp, { type OutputInfo } from 'sharp';
-import { runImageOp, MAX_SIDE } from '../../engine/effects/image-ops.js';
-import type { ImageOp } from '../../engine/effects/image-op-names.js';
+import { runImageOp, MAX_SIDE, type ImageOp } from '../../engine/effects/image-ops.js';
 import { PHOTO_UNREADABLE } from '../../engine/effects/render.js';
 import { bombPng, testPhoto } from './support.js';
 

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { fetchPhoto, PHOTO_MAX_PIXELS } from '../../effects/photo-input.js';
 import type { ImageFormat } from '../../effects/encode.js';
 import { invalidParameter } from '../../errors.js';
-import { deliver } from '../../adapters/effect.js';
+import { deliver } from '../../effects/deliver.js';
 import { handler, Reply } from '../types.js';
 
 /**
