@@ -11,6 +11,8 @@ import { Resolver } from 'node:dns/promises';
 import t from 'tap';
 import type { Fixture } from '../engine/manifest/types.js';
 import whois from '../engine/handlers/checker/whois.js';
+import { ENDPOINTS_DIR } from '../engine/app.js';
+import { loadUpstreamSpecs, UpstreamRegistry } from '../engine/upstreams.js';
 import { startFixtureDns } from './support/fixture-dns.js';
 import { startFixtureWhois } from './support/fixture-whois.js';
 
@@ -124,7 +126,10 @@ t.test('WHOIS: IANA discovery referred back to the fixture server', async (t) =>
     dir,
   );
   const call = { signal: new AbortController().signal } as any;
-  const record = (await whois({ params: { domain: 'found.test' }, options: {}, call, setup: { config: { env: { WHOIS_IANA_SERVER: server.address } } } as any })) as Record<string, unknown>;
+  // the shipped whois upstream, its discovery server pointed at the fixture server
+  const env = { WHOIS_IANA_SERVER: server.address };
+  const upstreams = new UpstreamRegistry(loadUpstreamSpecs(path.join(ENDPOINTS_DIR, 'upstreams')), env);
+  const record = (await whois({ params: { domain: 'found.test' }, options: {}, call, setup: { config: { env }, upstreams } as any })) as Record<string, unknown>;
   t.match(record, { domainName: 'found.test', registered: true, registrar: 'Fixture Registrar', creationDate: '2001-02-03T04:05:06Z', nameServers: ['ns1.found.test'], server: server.address });
   t.same(server.hits(), { used: new Set([0, 1]), unmatched: [] }, 'both steps asked the fixture server');
 });
