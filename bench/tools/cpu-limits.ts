@@ -8,20 +8,12 @@
  *   node --import tsx bench/tools/cpu-limits.ts wordcount  # cases whose name contains "wordcount"
  */
 import { loadHandler } from '../../engine/handlers/load.js';
+import { words } from '../../test/support/words.js';
 
 const prose = 'The quick brown fox jumps over the lazy dog. Émoji 😀 and 日本語 count too! Mr. Smith e\u0301.\n\n';
 const text = (n: number, unit = prose) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
 /** About n characters of whole units (a valid document). */
 const units = (n: number, unit: string) => unit.repeat(Math.floor(n / unit.length));
-const words = (n: number, seed: number) => {
-  let x = seed;
-  const out: string[] = [];
-  for (let i = 0; i < n; i++) {
-    x = (x * 1103515245 + 12345) % 2 ** 31;
-    out.push(x.toString(36).slice(0, 3 + (x % 6)));
-  }
-  return out.join(' ');
-};
 const markdown = (n: number) => units(n, '# Title\n\nSome **bold** and _italic_ text with a [link](https://example.com) and `code`.\n\n- one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n');
 const html = (n: number) => units(n, '<div class="a"><h2>Title</h2><p>Hello <b>world</b> <a href="https://example.com">link</a></p><ul><li>one</li><li>two</li></ul></div>\n');
 const json = (n: number) => {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import net from 'node:net';
+import { freePort } from '../support/free-port.js';
 
 /**
  * A throwaway redis-server for a test: random free port, loopback only, no
@@ -7,15 +7,6 @@ import net from 'node:net';
  * redis-server is not installed (the caller decides whether that fails or skips).
  */
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = net.createServer().listen(0, '127.0.0.1');
-    probe.once('error', reject);
-    probe.once('listening', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 
 /** A running server: its URL, and SIGSTOP/SIGCONT to make it unresponsive and back (the TCP port keeps accepting). */
 export interface RedisServer {

@@ -1,9 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { freePort } from './free-port.js';
 
 /**
  * A throwaway PostgreSQL server for a test file: `initdb` into a temp directory,
@@ -32,15 +32,6 @@ function binDir(): string {
   return found;
 }
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = net.createServer().listen(0, '127.0.0.1');
-    probe.once('error', reject);
-    probe.once('listening', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 
 /** uid/gid to run PostgreSQL as: the `postgres` user when this process is root. */
 function runAs(): { uid: number; gid: number } | undefined {

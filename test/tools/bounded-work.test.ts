@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import { ENDPOINTS_DIR } from '../../engine/app.js';
 import { loadEndpoints } from '../../engine/manifest/load.js';
 import { serve, TEST_KEY } from '../support/serve.js';
+import { words } from '../support/words.js';
 
 /**
  * The issue's abuse cases against a real engine: a 100 KB word count, ten
@@ -43,15 +44,6 @@ await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
 t.teardown(() => new Promise((resolve) => images.close(resolve)));
 const imageUrl = `http://127.0.0.1:${(images.address() as AddressInfo).port}/big.png`;
 
-const words = (n: number, seed: number) => {
-  let x = seed;
-  const out: string[] = [];
-  for (let i = 0; i < n; i++) {
-    x = (x * 1103515245 + 12345) % 2 ** 31;
-    out.push(x.toString(36).slice(0, 3 + (x % 6)));
-  }
-  return out.join(' ');
-};
 const prose = 'The quick brown fox jumps over the lazy dog. Émoji 😀 and 日本語 count too!\n\n';
 const REDOS = ['^(a+)+$', '(a|aa)+$', '^(a|a?)+$', '(.*a){25}$', '^(\\w+\\s?)*$', '(x+x+)+y', '^(([a-z])+.)+[A-Z]([a-z])+$', '(a*)*b', '^(a|a)*$', '^(\\d+)*$'];
 const REDOS_TEXT = { '^(\\w+\\s?)*$': 'a'.repeat(40) + '!', '(x+x+)+y': 'x'.repeat(40), '^(\\d+)*$': '1'.repeat(40) + 'x' } as Record<string, string>;
