@@ -7,25 +7,28 @@ import t from 'tap';
 import { http } from '../../engine/adapters/http.js';
 import { ApiError, upstreamError } from '../../engine/errors.js';
 import { UpstreamRegistry } from '../../engine/upstreams.js';
+import type { HttpClient } from '../../engine/http/client.js';
 import type { AdapterSetup, Call } from '../../engine/adapters/types.js';
 
 /** Answers by URL path; a path mapped to an Error fails with it. */
 function fakeSetup(answers: Record<string, unknown>) {
   const asked: string[] = [];
+  // calls go through the upstream registry (one place builds them); its HTTP client is the fake
+  const http = {
+    upstreamJson: async ({ url }: { url: string }) => {
+      const path = new URL(url).pathname;
+      asked.push(path);
+      const answer = answers[path];
+      if (answer instanceof Error) throw answer;
+      if (answer === undefined) throw upstreamError('espn', 'HTTP 404');
+      return answer;
+    },
+  } as unknown as HttpClient;
   const setup = {
     config: { env: {} },
     endpoint: { limits: { timeoutMs: 5000 } },
-    upstreams: new UpstreamRegistry([{ name: 'espn', description: 'test', baseUrl: { env: 'ESPN_URL', default: 'http://espn.test' } }], {}),
-    http: {
-      upstreamJson: async ({ url }: { url: string }) => {
-        const path = new URL(url).pathname;
-        asked.push(path);
-        const answer = answers[path];
-        if (answer instanceof Error) throw answer;
-        if (answer === undefined) throw upstreamError('espn', 'HTTP 404');
-        return answer;
-      },
-    },
+    upstreams: new UpstreamRegistry([{ name: 'espn', description: 'test', baseUrl: { env: 'ESPN_URL', default: 'http://espn.test' } }], {}, http),
+    http,
   } as unknown as AdapterSetup;
   return { setup, asked };
 }

@@ -2,10 +2,16 @@ import t from 'tap';
 import email from '../../engine/handlers/checker/email.js';
 import dnsCheck from '../../engine/handlers/checker/dns.js';
 import { startDnsServer } from './dns-server.js';
+import path from 'node:path';
+import { ENDPOINTS_DIR } from '../../engine/app.js';
+import { loadUpstreamSpecs, UpstreamRegistry } from '../../engine/upstreams.js';
+
+/** The shipped upstreams (dns, whois, …) read with this env: the handlers take their servers from them. */
+const upstreamsFor = (env: Record<string, string>) => new UpstreamRegistry(loadUpstreamSpecs(path.join(ENDPOINTS_DIR, 'upstreams')), env);
 
 const dns = await startDnsServer();
 t.teardown(dns.close);
-const input = (params: Record<string, unknown>) => ({ params, options: {}, call: {} as any, setup: { config: { env: { DNS_SERVERS: dns.address } } } as any }) as any;
+const input = (params: Record<string, unknown>) => ({ params, options: {}, call: {} as any, setup: { config: { env: { DNS_SERVERS: dns.address } }, upstreams: upstreamsFor({ DNS_SERVERS: dns.address }) } as any }) as any;
 const checkEmail = (address: string) => email(input({ email: address, mx: true })) as Promise<any>;
 
 t.test('e-mail: MX records are looked up and sorted by priority', async (t) => {

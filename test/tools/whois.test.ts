@@ -2,6 +2,12 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import whois from '../../engine/handlers/checker/whois.js';
+import path from 'node:path';
+import { ENDPOINTS_DIR } from '../../engine/app.js';
+import { loadUpstreamSpecs, UpstreamRegistry } from '../../engine/upstreams.js';
+
+/** The shipped upstreams (dns, whois, …) read with this env: the handlers take their servers from them. */
+const upstreamsFor = (env: Record<string, string>) => new UpstreamRegistry(loadUpstreamSpecs(path.join(ENDPOINTS_DIR, 'upstreams')), env);
 
 /** A WHOIS server on a random port that answers from a table (and records the queries). */
 async function whoisServer(answers: Record<string, string>) {
@@ -33,7 +39,7 @@ const RECORD = [
 const server = await whoisServer({ 'example.test': RECORD });
 t.teardown(server.close);
 const lookup = (domain: string, env: Record<string, string> = { WHOIS_SERVER: server.address }) =>
-  whois({ params: { domain }, options: {}, call: { signal: new AbortController().signal } as any, setup: { config: { env } } as any }) as Promise<any>;
+  whois({ params: { domain }, options: {}, call: { signal: new AbortController().signal } as any, setup: { config: { env }, upstreams: upstreamsFor(env) } as any }) as Promise<any>;
 
 t.test('a registered domain, parsed into the fields clients read', async (t) => {
   const r = await lookup('Example.test');
