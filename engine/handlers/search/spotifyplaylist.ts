@@ -1,5 +1,5 @@
 import { notFound, upstreamError } from '../../errors.js';
-import { spotifyApi } from '../../spotify/token.js';
+import { spotifyApi, spotifySearch } from '../../spotify/token.js';
 import { playlist, track, type SpotifyPlaylist, type SpotifyTrack } from '../../spotify/shapes.js';
 import { handler } from '../types.js';
 
@@ -18,10 +18,7 @@ export default handler<{ query: string; limit: number }>(async ({ params, call, 
     const tracks = (p.tracks?.items ?? []).map((i) => i.track).filter((t): t is SpotifyTrack => !!t?.id).slice(0, params.limit).map(track);
     return { ...playlist(p), tracks };
   }
-  const answer = await spotifyApi<{ playlists?: { items?: (SpotifyPlaylist | null)[] } }>(
-    setup, '/search', { q: params.query, type: 'playlist', limit: params.limit }, call.signal);
-  if (!Array.isArray(answer?.playlists?.items)) throw upstreamError('spotify-api', 'no playlists list in the answer');
-  const items = answer.playlists.items.filter((p): p is SpotifyPlaylist => !!p?.id).map(playlist);
+  const items = (await spotifySearch<SpotifyPlaylist>(setup, 'playlist', params.query, params.limit, call.signal)).map(playlist);
   if (!items.length) throw notFound('No Spotify playlist matches');
   return items;
 });
