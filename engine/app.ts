@@ -62,10 +62,17 @@ export function createEngine(options: EngineOptions): Engine {
   const endpoints = options.endpoints ?? compiled!.endpoints;
   const metrics = new EngineMetrics();
   const http = createHttpClient(config, { observe: (upstream, outcome) => metrics.upstream(upstream, outcome) });
-  const upstreams = new UpstreamRegistry(options.upstreamSpecs ?? compiled?.upstreams ?? loadUpstreamSpecs(path.join(endpointsDir, 'upstreams')), config.env, http);
+  const upstreams = new UpstreamRegistry(
+    options.upstreamSpecs ?? compiled?.upstreams ?? loadUpstreamSpecs(path.join(endpointsDir, 'upstreams')),
+    config.env,
+    http,
+  );
   const cache = createResultCache(config, logger);
   const files = createFileStore(config, logger);
-  const registry = buildRegistry(endpoints, (endpoint) => ({ config, endpoint, manifestDir: endpoint.dir, http, upstreams, cache, files }), { eager: options.eager, checked: compiled !== undefined && !options.eager });
+  const registry = buildRegistry(endpoints, (endpoint) => ({ config, endpoint, manifestDir: endpoint.dir, http, upstreams, cache, files }), {
+    eager: options.eager,
+    checked: compiled !== undefined && !options.eager,
+  });
   const store = new KeyStore(() => database(config));
   const limiter = createRateLimiter(config, logger);
   const auth = { store, config };

@@ -16,12 +16,7 @@ export class ApiError extends Error {
   readonly details?: ErrorDetail[];
   readonly headers?: Record<string, string>;
 
-  constructor(
-    status: number,
-    code: string,
-    message: string,
-    options: { details?: ErrorDetail[]; headers?: Record<string, string>; cause?: unknown } = {},
-  ) {
+  constructor(status: number, code: string, message: string, options: { details?: ErrorDetail[]; headers?: Record<string, string>; cause?: unknown } = {}) {
     super(message, { cause: options.cause });
     this.name = 'ApiError';
     this.status = status;
@@ -48,8 +43,7 @@ export const unsupportedUrl = (param: string, why: string) =>
 
 export const notFound = (what = 'No such endpoint') => new ApiError(404, 'not_found', what);
 
-export const unavailable = (reason: string) =>
-  new ApiError(503, 'unavailable', `This endpoint is unavailable: ${reason}`);
+export const unavailable = (reason: string) => new ApiError(503, 'unavailable', `This endpoint is unavailable: ${reason}`);
 
 export const overloaded = (what = 'The server is busy') =>
   new ApiError(503, 'overloaded', `${what}; retry in a few seconds`, { headers: { 'Retry-After': '5' } });
@@ -57,8 +51,7 @@ export const overloaded = (what = 'The server is busy') =>
 export const upstreamError = (upstream: string, why: string, cause?: unknown) =>
   new ApiError(502, 'upstream_error', `Upstream ${upstream} failed: ${why}`, { cause });
 
-export const upstreamTimeout = (upstream: string, ms: number) =>
-  new ApiError(504, 'upstream_timeout', `Upstream ${upstream} did not answer within ${ms} ms`);
+export const upstreamTimeout = (upstream: string, ms: number) => new ApiError(504, 'upstream_timeout', `Upstream ${upstream} did not answer within ${ms} ms`);
 
 /** 413 naming what was too large and the setting that limits it (BODY_MAX_BYTES, UPLOAD_MAX_BYTES, …). */
 export const payloadTooLarge = (limit: number, what = 'The request body', setting?: string) =>
@@ -79,8 +72,7 @@ export const headersTooLarge = () =>
   new ApiError(431, 'headers_too_large', 'The request line and headers are larger than 16 KB together; send long input (a long query) in a POST body');
 
 /** Bounded work: the input needed more time, memory or nesting than one request may use. */
-export const tooComplex = (why: string) =>
-  new ApiError(422, 'too_complex', `The input is too complex to process: ${why}; send a smaller or simpler input`);
+export const tooComplex = (why: string) => new ApiError(422, 'too_complex', `The input is too complex to process: ${why}; send a smaller or simpler input`);
 
 /** A RangeError from too deep a recursion (deeply nested input to a recursive parser or printer). */
 export const isStackOverflow = (err: unknown) => err instanceof RangeError && /call stack size/i.test(err.message);

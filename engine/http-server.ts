@@ -28,12 +28,13 @@ export function createHttpServer(config: Config, handler: http.RequestListener):
     connectionsCheckingInterval: TIMEOUT_CHECK_MS,
     keepAliveTimeout: 65_000,
   };
-  const server = config.tlsCertFile && config.tlsKeyFile
-    ? https.createServer({ ...options, cert: fs.readFileSync(config.tlsCertFile), key: fs.readFileSync(config.tlsKeyFile) }, (req, res) => {
-        res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
-        handler(req, res);
-      })
-    : http.createServer(options, handler);
+  const server =
+    config.tlsCertFile && config.tlsKeyFile
+      ? https.createServer({ ...options, cert: fs.readFileSync(config.tlsCertFile), key: fs.readFileSync(config.tlsKeyFile) }, (req, res) => {
+          res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+          handler(req, res);
+        })
+      : http.createServer(options, handler);
   // A client that sends `Expect: 100-continue` (curl does for bodies over 1 MB) waits for
   // the go-ahead: the pipeline gives it (writeContinue) only once the body is wanted.
   server.on('checkContinue', handler);

@@ -80,7 +80,12 @@ function sourcesOf(endpoint: Endpoint): ParamSource[] {
   if (!sources) {
     sources = Object.entries(endpoint.params)
       .filter(([, spec]) => spec.in !== 'file')
-      .map(([name, spec]) => ({ name, from: spec.in === 'query' || spec.in === 'path' ? spec.in : 'body', keys: [name, ...spec.aliases], list: spec.schema.type === 'array' }));
+      .map(([name, spec]) => ({
+        name,
+        from: spec.in === 'query' || spec.in === 'path' ? spec.in : 'body',
+        keys: [name, ...spec.aliases],
+        list: spec.schema.type === 'array',
+      }));
     sourcesByEndpoint.set(endpoint, sources);
   }
   return sources;
@@ -113,7 +118,11 @@ export function collectParams(endpoint: Endpoint, input: RawInput): Record<strin
 function present(value: unknown, list: boolean): unknown {
   if (value === undefined || value === null || value === '') return undefined;
   if (Array.isArray(value) && !list) return present(value[0], false);
-  if (list && typeof value === 'string') return value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (list && typeof value === 'string')
+    return value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   return value;
 }
 

@@ -33,7 +33,8 @@ const configValidators = new Map<string, ValidateFunction>();
 /** Check a manifest's adapter section against the kind's own schema (boot and lint). */
 export function checkAdapterConfig(endpoint: Endpoint): AdapterKind {
   const kind = ADAPTERS.get(endpoint.adapter.kind);
-  if (!kind) throw new ManifestError(endpoint.file, 'adapter.kind', `unknown adapter kind "${endpoint.adapter.kind}" (known: ${[...ADAPTERS.keys()].join(', ')})`);
+  if (!kind)
+    throw new ManifestError(endpoint.file, 'adapter.kind', `unknown adapter kind "${endpoint.adapter.kind}" (known: ${[...ADAPTERS.keys()].join(', ')})`);
   let validate = configValidators.get(kind.kind);
   if (!validate) {
     if (!configAjv) {
@@ -114,7 +115,9 @@ function onFirstCall(create: () => EndpointHandler | Promise<EndpointHandler>): 
   let building: Promise<EndpointHandler> | undefined;
   return (call) => {
     if (handler) return handler(call);
-    building ??= Promise.resolve().then(create).then((built) => (handler = built));
+    building ??= Promise.resolve()
+      .then(create)
+      .then((built) => (handler = built));
     return building.then((built) => built(call));
   };
 }

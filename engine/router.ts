@@ -5,9 +5,7 @@ import type { Endpoint, HttpMethod } from './manifest/types.js';
  * grow with the registry (@koa/router tests every layer's regexp per request). The few
  * parameterised paths fall back to a scan of their own list.
  */
-export type RouteMatch<T = Endpoint> =
-  | { endpoint: T; pathParams: Record<string, string> }
-  | { allowed: string[] };
+export type RouteMatch<T = Endpoint> = { endpoint: T; pathParams: Record<string, string> } | { allowed: string[] };
 
 /** What the router needs of a route: manifest endpoints and built-in routes both have it. */
 export interface Routable {

@@ -31,7 +31,9 @@ for (const rel of Object.keys(sources)) {
 const removed = removeStale(OUT, wanted);
 // the stamp last: a build that stopped half-way stays stale for `npm start`
 recordBuilt(sources);
-console.log(`build: ${Object.keys(sources).length} engine files (${written} written, ${removed} removed), ${endpoints.length} endpoints in ${path.relative(process.cwd(), COMPILED_REGISTRY)}${typesChanged ? '; handler param types regenerated' : ''}`);
+console.log(
+  `build: ${Object.keys(sources).length} engine files (${written} written, ${removed} removed), ${endpoints.length} endpoints in ${path.relative(process.cwd(), COMPILED_REGISTRY)}${typesChanged ? '; handler param types regenerated' : ''}`,
+);
 
 async function transpile(file: string): Promise<string> {
   const { code } = await transform(fs.readFileSync(file, 'utf8'), {
@@ -57,7 +59,7 @@ function removeStale(dir: string, keep: Set<string>): number {
   let count = 0;
   for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
     const file = path.join(entry.parentPath, entry.name);
-    if (entry.isFile() && !keep.has(file)) fs.rmSync(file), count++;
+    if (entry.isFile() && !keep.has(file)) (fs.rmSync(file), count++);
   }
   return count;
 }

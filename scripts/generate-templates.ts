@@ -19,14 +19,55 @@ import { clientSlugs } from './effect-templates/client-slugs.js';
 
 const SITES: Template['site'][] = ['textpro', 'ephoto360', 'photooxy'];
 const families: (() => Draft[])[] = [
-  light.neon, light.glow, light.glitch, light.galaxy, light.retro, light.pixel, light.scifi, light.matrix, light.thunder, light.rainbow,
-  material.metals, material.gold, material.glitter, material.gems, material.threeD, material.fire, material.ice, material.water, material.nature,
-  material.wood, material.stone, material.sand, material.sky, material.candy, material.balloon, material.glass, material.fabric,
-  style.graffiti, style.comic, style.paper, style.sketch, style.badges, style.holidays, style.sport, style.flags, style.typography, style.horror,
-  style.vintage, style.watercolor, style.smoke, style.longShadow, style.emboss,
+  light.neon,
+  light.glow,
+  light.glitch,
+  light.galaxy,
+  light.retro,
+  light.pixel,
+  light.scifi,
+  light.matrix,
+  light.thunder,
+  light.rainbow,
+  material.metals,
+  material.gold,
+  material.glitter,
+  material.gems,
+  material.threeD,
+  material.fire,
+  material.ice,
+  material.water,
+  material.nature,
+  material.wood,
+  material.stone,
+  material.sand,
+  material.sky,
+  material.candy,
+  material.balloon,
+  material.glass,
+  material.fabric,
+  style.graffiti,
+  style.comic,
+  style.paper,
+  style.sketch,
+  style.badges,
+  style.holidays,
+  style.sport,
+  style.flags,
+  style.typography,
+  style.horror,
+  style.vintage,
+  style.watercolor,
+  style.smoke,
+  style.longShadow,
+  style.emboss,
 ];
 
-const drafts: Draft[] = [...clientSlugs(), ...photoEffects(), ...families.flatMap((f, i) => f().map((d, j) => ({ ...d, site: d.site ?? SITES[(i + j) % SITES.length] })))];
+const drafts: Draft[] = [
+  ...clientSlugs(),
+  ...photoEffects(),
+  ...families.flatMap((f, i) => f().map((d, j) => ({ ...d, site: d.site ?? SITES[(i + j) % SITES.length] }))),
+];
 const seen = new Set<string>();
 const templates: Template[] = drafts.map((d) => {
   const slug = d.slug ?? slugify(d.name);
@@ -34,7 +75,9 @@ const templates: Template[] = drafts.map((d) => {
   seen.add(slug);
   // Fixed key order keeps the files readable and diffs small.
   const { name, site, family, description, aliases, tags, input, canvas, format, background, text, filters } = d;
-  return JSON.parse(JSON.stringify({ slug, name, site, family, description, aliases, tags: tags && [...new Set(tags)], input, canvas, format, background, text, filters })) as Template;
+  return JSON.parse(
+    JSON.stringify({ slug, name, site, family, description, aliases, tags: tags && [...new Set(tags)], input, canvas, format, background, text, filters }),
+  ) as Template;
 });
 
 const report = writeTemplates(

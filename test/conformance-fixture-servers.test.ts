@@ -21,7 +21,11 @@ fs.mkdirSync(path.join(dir, 'fixtures'));
 const write = (name: string, text: string) => fs.writeFileSync(path.join(dir, 'fixtures', name), text);
 t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const errorCode = (promise: Promise<unknown>) => promise.then(() => 'answered', (err: NodeJS.ErrnoException) => err.code);
+const errorCode = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'answered',
+    (err: NodeJS.ErrnoException) => err.code,
+  );
 
 t.test('DNS: records from the example fixtures, NXDOMAIN for the rest', async (t) => {
   const dns = await startFixtureDns();
@@ -31,17 +35,31 @@ t.test('DNS: records from the example fixtures, NXDOMAIN for the rest', async (t
   write('zone.yaml', 'MX:\n  - { preference: 20, exchange: backup.example.test }\n  - { preference: 10, exchange: mail.example.test }\n');
   const fixtures: Fixture[] = [
     { upstream: 'wikipedia', path: '/x', json: {} },
-    { upstream: 'dns', path: 'Example.TEST.', json: { A: ['192.0.2.10', '192.0.2.11'], AAAA: ['2001:db8::1'], TXT: ['v=spf1 -all', ['split ', 'string']], NS: ['ns1.example.test'] } },
+    {
+      upstream: 'dns',
+      path: 'Example.TEST.',
+      json: { A: ['192.0.2.10', '192.0.2.11'], AAAA: ['2001:db8::1'], TXT: ['v=spf1 -all', ['split ', 'string']], NS: ['ns1.example.test'] },
+    },
     { upstream: 'dns', path: 'mail.example.test', file: 'fixtures/zone.yaml' },
     { upstream: 'dns', path: 'unasked.example.test', json: { A: ['192.0.2.99'] } },
   ];
   dns.use(fixtures, dir);
 
-  t.same(await resolver.resolve4('example.test', { ttl: true }), [{ address: '192.0.2.10', ttl: 300 }, { address: '192.0.2.11', ttl: 300 }]);
+  t.same(await resolver.resolve4('example.test', { ttl: true }), [
+    { address: '192.0.2.10', ttl: 300 },
+    { address: '192.0.2.11', ttl: 300 },
+  ]);
   t.same(await resolver.resolve6('EXAMPLE.test'), ['2001:db8::1'], 'names compare without case');
   t.same(await resolver.resolveTxt('example.test'), [['v=spf1 -all'], ['split ', 'string']]);
   t.same(await resolver.resolveNs('example.test'), ['ns1.example.test']);
-  t.same(await resolver.resolveMx('mail.example.test'), [{ exchange: 'backup.example.test', priority: 20 }, { exchange: 'mail.example.test', priority: 10 }], 'a YAML zone file');
+  t.same(
+    await resolver.resolveMx('mail.example.test'),
+    [
+      { exchange: 'backup.example.test', priority: 20 },
+      { exchange: 'mail.example.test', priority: 10 },
+    ],
+    'a YAML zone file',
+  );
   t.equal(await errorCode(resolver.resolveMx('example.test')), 'ENODATA', 'a listed name without that type: no data');
   t.equal(await errorCode(resolver.resolve4('missing.example.test')), 'ENOTFOUND', 'an unlisted name does not exist');
   t.same(dns.hits(), { used: new Set([1, 2]), unmatched: [] }, "used fixtures by the example's own index; NXDOMAIN is no unmatched request");
@@ -70,7 +88,11 @@ t.test('DNS: response codes and fixtures it cannot serve', async (t) => {
   t.not(await errorCode(resolver.resolveTxt('huge.test')), 'answered', 'an answer too large for UDP is not sent');
   t.equal(await errorCode(resolver.resolve4('bad-rcode.test')), 'ESERVFAIL');
   const { unmatched } = dns.hits();
-  t.match(unmatched, [/^dns typo\.test A: bad fixture \(a is not a record type/, /^dns huge\.test TXT: an answer of \d+ bytes does not fit/, /^dns bad-rcode\.test A: bad fixture \(rcode MAYBE/]);
+  t.match(unmatched, [
+    /^dns typo\.test A: bad fixture \(a is not a record type/,
+    /^dns huge\.test TXT: an answer of \d+ bytes does not fit/,
+    /^dns bad-rcode\.test A: bad fixture \(rcode MAYBE/,
+  ]);
   t.equal(unmatched.length, 3, 'each unservable fixture is reported (an rcode fixture is not)');
 });
 
@@ -101,7 +123,11 @@ t.test('WHOIS: a query answered from its fixture file, nothing else answered', a
     ],
     dir,
   );
-  t.equal(await ask(server.address, 'EXAMPLE.test'), `Domain Name: EXAMPLE.TEST\r\nRegistrar WHOIS Server: ${server.address}\r\n`, '${whoisServer} becomes the address');
+  t.equal(
+    await ask(server.address, 'EXAMPLE.test'),
+    `Domain Name: EXAMPLE.TEST\r\nRegistrar WHOIS Server: ${server.address}\r\n`,
+    '${whoisServer} becomes the address',
+  );
   t.equal(await ask(server.address, 'other.test'), '', 'an unlisted query gets no answer');
   t.equal(await ask(server.address, 'inline.test'), '', 'only a file answers');
   t.equal(await ask(server.address, 'gone.test'), '', 'a missing file answers nothing');
@@ -129,7 +155,17 @@ t.test('WHOIS: IANA discovery referred back to the fixture server', async (t) =>
   // the shipped whois upstream, its discovery server pointed at the fixture server
   const env = { WHOIS_IANA_SERVER: server.address };
   const upstreams = new UpstreamRegistry(loadUpstreamSpecs(path.join(ENDPOINTS_DIR, 'upstreams')), env);
-  const record = (await whois({ params: { domain: 'found.test' }, options: {}, call, setup: { config: { env }, upstreams } as any })) as Record<string, unknown>;
-  t.match(record, { domainName: 'found.test', registered: true, registrar: 'Fixture Registrar', creationDate: '2001-02-03T04:05:06Z', nameServers: ['ns1.found.test'], server: server.address });
+  const record = (await whois({ params: { domain: 'found.test' }, options: {}, call, setup: { config: { env }, upstreams } as any })) as Record<
+    string,
+    unknown
+  >;
+  t.match(record, {
+    domainName: 'found.test',
+    registered: true,
+    registrar: 'Fixture Registrar',
+    creationDate: '2001-02-03T04:05:06Z',
+    nameServers: ['ns1.found.test'],
+    server: server.address,
+  });
   t.same(server.hits(), { used: new Set([0, 1]), unmatched: [] }, 'both steps asked the fixture server');
 });

@@ -82,7 +82,9 @@ async function runExample(t: Test, endpoint: Endpoint, example: Example) {
     if (expect.contentType) t.ok((answer.headers.get('content-type') ?? '').startsWith(expect.contentType), `Content-Type ${expect.contentType}`);
     t.ok(answer.bytes.length > 0, 'non-empty body');
     if (expect.image) {
-      const meta = await sharp(answer.bytes).metadata().catch((err: Error) => ({ error: err.message }));
+      const meta = await sharp(answer.bytes)
+        .metadata()
+        .catch((err: Error) => ({ error: err.message }));
       t.match(meta, expect.image, `image ${JSON.stringify(expect.image)}`);
     }
     if (expect.document) await checkDocument(t, answer.bytes, expect.document);
@@ -155,7 +157,9 @@ t.test('every fixture file is used by some example', async (t) => {
   const referenced = new Set<string>();
   for (const e of endpoints) for (const ex of e.examples) for (const f of ex.fixtures ?? []) if (f.file) referenced.add(path.resolve(e.dir, f.file));
   for (const e of endpoints) for (const ex of e.examples) for (const file of Object.values(ex.files ?? {})) referenced.add(path.resolve(e.dir, file));
-  for (const e of endpoints) for (const ex of e.examples) for (const file of fixtureUrlFiles([ex.params, ...(ex.fixtures ?? []).map((f) => f.json)])) referenced.add(path.resolve(e.dir, 'fixtures', file));
+  for (const e of endpoints)
+    for (const ex of e.examples)
+      for (const file of fixtureUrlFiles([ex.params, ...(ex.fixtures ?? []).map((f) => f.json)])) referenced.add(path.resolve(e.dir, 'fixtures', file));
   for (const file of fetchedByPages) referenced.add(file);
   const onDisk: string[] = [];
   const walk = (dir: string) => {
@@ -166,11 +170,19 @@ t.test('every fixture file is used by some example', async (t) => {
     }
   };
   walk(ENDPOINTS_DIR);
-  t.same(onDisk.filter((f) => !referenced.has(f)).map((f) => path.relative(ENDPOINTS_DIR, f)), [], 'no orphan fixtures');
+  t.same(
+    onDisk.filter((f) => !referenced.has(f)).map((f) => path.relative(ENDPOINTS_DIR, f)),
+    [],
+    'no orphan fixtures',
+  );
 });
 
 t.test('every endpoint declares its result (resultSchema), which its successful examples are checked against', async (t) => {
-  t.same(endpoints.filter((e) => !e.resultSchema).map((e) => e.file), [], 'no endpoint without a resultSchema');
+  t.same(
+    endpoints.filter((e) => !e.resultSchema).map((e) => e.file),
+    [],
+    'no endpoint without a resultSchema',
+  );
 });
 
 t.test('coverage', async (t) => {

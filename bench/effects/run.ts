@@ -18,7 +18,12 @@ const sample = all.filter((_, i) => i % Math.max(1, Math.floor(all.length / limi
 const photoFor = (t: (typeof all)[number]) => (t.input.startsWith('image') ? photo : undefined);
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
-console.log(`# ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}, ${sample.length} templates`);
+console.log(
+  `# ${os.cpus().length} cores, load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}, ${sample.length} templates`,
+);
 for (const t of sample.slice(0, 5)) await renderTemplate(t, params, photoFor(t)); // warm up fonts and JIT
 
 // CPU time (user+system of this process) is reported next to wall time: on a
@@ -33,9 +38,22 @@ for (const t of sample) {
 }
 const ms = times.map((x) => x.ms);
 const cpu = times.map((x) => x.cpu);
-console.log(`single render, ${sample[0].canvas.width}×${sample[0].canvas.height} PNG: wall median ${pct(ms, 0.5).toFixed(1)} ms, p95 ${pct(ms, 0.95).toFixed(1)} ms, max ${Math.max(...ms).toFixed(1)} ms; ` +
-  `CPU median ${pct(cpu, 0.5).toFixed(1)} ms, p95 ${pct(cpu, 0.95).toFixed(1)} ms; median size ${(pct(times.map((x) => x.bytes), 0.5) / 1024).toFixed(0)} KiB`);
-console.log(`slowest: ${[...times].sort((a, b) => b.ms - a.ms).slice(0, 5).map((x) => `${x.slug} ${x.ms.toFixed(0)} ms`).join(', ')}`);
+console.log(
+  `single render, ${sample[0].canvas.width}×${sample[0].canvas.height} PNG: wall median ${pct(ms, 0.5).toFixed(1)} ms, p95 ${pct(ms, 0.95).toFixed(1)} ms, max ${Math.max(...ms).toFixed(1)} ms; ` +
+    `CPU median ${pct(cpu, 0.5).toFixed(1)} ms, p95 ${pct(cpu, 0.95).toFixed(1)} ms; median size ${(
+      pct(
+        times.map((x) => x.bytes),
+        0.5,
+      ) / 1024
+    ).toFixed(0)} KiB`,
+);
+console.log(
+  `slowest: ${[...times]
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 5)
+    .map((x) => `${x.slug} ${x.ms.toFixed(0)} ms`)
+    .join(', ')}`,
+);
 
 async function throughput(threads: number, jobs: number): Promise<number> {
   const pool = new RenderPool({ threads, queue: jobs });

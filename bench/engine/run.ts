@@ -109,7 +109,10 @@ const median = (xs: number[]) => {
 async function inProcess(): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   for (const target of TARGETS.filter((t) => t.path !== FIRST_PATH && t.path !== LAST_PATH)) {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, 'in-process.ts'), target.server, target.path], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, 'in-process.ts'), target.server, target.path], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     out.set(target.name, (JSON.parse(await firstLine(child)) as { cpuUs: number }).cpuUs);
   }
   return out;
@@ -190,7 +193,9 @@ async function main() {
       for (const target of TARGETS) {
         const sample = await measure(servers.get(target.server)!, target, SECONDS);
         samples.get(target.name)!.push(sample);
-        console.error(`round ${round}/${ROUNDS} ${target.name}: ${Math.round(sample.rps)} req/s, p99 ${sample.p99} ms, ${sample.cpu.toFixed(0)} µs CPU/request`);
+        console.error(
+          `round ${round}/${ROUNDS} ${target.name}: ${Math.round(sample.rps)} req/s, p99 ${sample.p99} ms, ${sample.cpu.toFixed(0)} µs CPU/request`,
+        );
       }
     }
     const loadAfter = os.loadavg();
@@ -215,7 +220,13 @@ async function main() {
       ``,
       `| target | requests/s | p99 latency ms | server CPU µs/request | requests/s per round |`,
       `|---|---:|---:|---:|---|`,
-      ...TARGETS.map((t) => `| ${t.name} | ${Math.round(rps(t.name))} | ${p99(t.name)} | ${cpu(t.name).toFixed(0)} | ${samples.get(t.name)!.map((s) => Math.round(s.rps)).join(', ')} |`),
+      ...TARGETS.map(
+        (t) =>
+          `| ${t.name} | ${Math.round(rps(t.name))} | ${p99(t.name)} | ${cpu(t.name).toFixed(0)} | ${samples
+            .get(t.name)!
+            .map((s) => Math.round(s.rps))
+            .join(', ')} |`,
+      ),
       ``,
       `Ratios (median of the per-round ratios) by requests/s, and by server CPU per request (the throughput a saturated core would give; steadier when other work shares the machine):`,
       ``,

@@ -58,7 +58,8 @@ function koaServer(): http.Server {
 }
 
 /** The quotes data set the engine's /api/fun/quote serves. */
-const quotes = () => JSON.parse(fs.readFileSync(path.join(ENDPOINTS_DIR, 'fun/data/quotes.json'), 'utf8')) as { text: string; author: string; tags: string[] }[];
+const quotes = () =>
+  JSON.parse(fs.readFileSync(path.join(ENDPOINTS_DIR, 'fun/data/quotes.json'), 'utf8')) as { text: string; author: string; tags: string[] }[];
 
 /** The headers and body the engine's quote answers with, for the reference servers. */
 function quoteAnswer(list: ReturnType<typeof quotes>) {

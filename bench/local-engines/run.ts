@@ -33,7 +33,11 @@ const cases: [string, string, Record<string, string> | ((i: number) => Record<st
   ['OCR (2-line JPEG note)', '/api/tools/ocr', { url: fixture('tools', 'ocr-note.jpg') }],
   ['TTS English, Festival slt (11 words)', '/api/tools/tts', { text: 'The weather today is sunny with a light breeze from the west.', lang: 'en' }],
   ['TTS Spanish, espeak-ng', '/api/tools/tts', { text: 'Buenos días, ¿cómo estás hoy?', lang: 'es' }],
-  ['translate en→es, Apertium (one sentence)', '/api/tools/translate', (i) => ({ text: `I like green apples. The house has ${i + 2} doors.`, lang: 'es', from: 'en' })],
+  [
+    'translate en→es, Apertium (one sentence)',
+    '/api/tools/translate',
+    (i) => ({ text: `I like green apples. The house has ${i + 2} doors.`, lang: 'es', from: 'en' }),
+  ],
   ['transcript, pocketsphinx (5 s MP3)', '/api/ai/transcript', { url: fixture('ai', 'transcript-speech.mp3') }],
   ['vocal remover (4 s stereo MP3)', '/api/tools/vocalremover', { url: fixture('tools', 'vocalremover-mix.mp3') }],
   ['noise remover (6.5 s MP3)', '/api/tools/noiseremover', { url: fixture('tools', 'noiseremover-noisy.mp3') }],

@@ -31,13 +31,37 @@ function source(dir: string, mb: number): string {
     const kbps = Math.round((mb * 8 * 1024) / seconds);
     console.log(`making a ${mb} MB source (${seconds} s at ${kbps} kbps)…`);
     execFileSync('ffmpeg', [
-      '-hide_banner', '-loglevel', 'error', '-y',
-      '-f', 'lavfi', '-i', `testsrc2=size=1920x1080:rate=30:duration=${seconds}`,
-      '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`,
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc2=size=1920x1080:rate=30:duration=${seconds}`,
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=440:duration=${seconds}`,
       // nal-hrd=cbr pads with filler data: a test pattern would otherwise compress far below the size
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', `${kbps}k`, '-minrate', `${kbps}k`, '-maxrate', `${kbps}k`, '-bufsize', `${kbps}k`,
-      '-x264-params', 'nal-hrd=cbr',
-      '-c:a', 'aac', '-shortest', cached,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-b:v',
+      `${kbps}k`,
+      '-minrate',
+      `${kbps}k`,
+      '-maxrate',
+      `${kbps}k`,
+      '-bufsize',
+      `${kbps}k`,
+      '-x264-params',
+      'nal-hrd=cbr',
+      '-c:a',
+      'aac',
+      '-shortest',
+      cached,
     ]);
   }
   const target = path.join(dir, 'big.mp4');
@@ -92,16 +116,30 @@ await run('yt-dlp', ['--ignore-config', '--dump-single-json', '--', url], { maxB
 await run('yt-dlp', ['--ignore-config', '-o', path.join(dir, 'in.mp4'), '--', url]);
 const spooledMs = performance.now() - t0;
 const direct = await timeToFirstByte('ffmpeg', [
-  '-hide_banner', '-loglevel', 'error', '-i', path.join(dir, 'in.mp4'), '-c', 'copy',
-  '-movflags', 'frag_keyframe+empty_moov+default_base_moof', '-f', 'mp4', 'pipe:1',
+  '-hide_banner',
+  '-loglevel',
+  'error',
+  '-i',
+  path.join(dir, 'in.mp4'),
+  '-c',
+  'copy',
+  '-movflags',
+  'frag_keyframe+empty_moov+default_base_moof',
+  '-f',
+  'mp4',
+  'pipe:1',
 ]);
 
 const row = (name: string, first: number, total: number, bytes: number) =>
-  console.log(`${name.padEnd(28)} first byte ${(first / 1000).toFixed(2).padStart(7)} s   total ${(total / 1000).toFixed(2).padStart(7)} s   ${(bytes / MB).toFixed(0)} MB`);
+  console.log(
+    `${name.padEnd(28)} first byte ${(first / 1000).toFixed(2).padStart(7)} s   total ${(total / 1000).toFixed(2).padStart(7)} s   ${(bytes / MB).toFixed(0)} MB`,
+  );
 console.log(`\nsource ${(fs.statSync(path.join(media.dir, 'big.mp4')).size / MB).toFixed(0)} MB, ${os.cpus().length} cores`);
 row('Manifold stream=true', viaManifold.firstMs, viaManifold.totalMs, viaManifold.bytes);
 row('yt-dlp + ffmpeg directly', spooledMs + direct.firstMs, spooledMs + direct.totalMs, direct.bytes);
-console.log(`engine RSS: ${(rssBefore / MB).toFixed(0)} MB before, ${(rssPeak / MB).toFixed(0)} MB peak, growth ${((rssPeak - rssBefore) / MB).toFixed(1)} MB (target < 30 MB); Buffers peak ${(buffersPeak / MB).toFixed(1)} MB`);
+console.log(
+  `engine RSS: ${(rssBefore / MB).toFixed(0)} MB before, ${(rssPeak / MB).toFixed(0)} MB peak, growth ${((rssPeak - rssBefore) / MB).toFixed(1)} MB (target < 30 MB); Buffers peak ${(buffersPeak / MB).toFixed(1)} MB`,
+);
 
 fs.rmSync(dir, { recursive: true, force: true });
 await served.close();

@@ -14,14 +14,22 @@ const prose = 'The quick brown fox jumps over the lazy dog. Émoji 😀 and 日�
 const text = (n: number, unit = prose) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
 /** About n characters of whole units (a valid document). */
 const units = (n: number, unit: string) => unit.repeat(Math.floor(n / unit.length));
-const markdown = (n: number) => units(n, '# Title\n\nSome **bold** and _italic_ text with a [link](https://example.com) and `code`.\n\n- one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n');
-const html = (n: number) => units(n, '<div class="a"><h2>Title</h2><p>Hello <b>world</b> <a href="https://example.com">link</a></p><ul><li>one</li><li>two</li></ul></div>\n');
+const markdown = (n: number) =>
+  units(n, '# Title\n\nSome **bold** and _italic_ text with a [link](https://example.com) and `code`.\n\n- one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n');
+const html = (n: number) =>
+  units(n, '<div class="a"><h2>Title</h2><p>Hello <b>world</b> <a href="https://example.com">link</a></p><ul><li>one</li><li>two</li></ul></div>\n');
 const json = (n: number) => {
   const item = JSON.stringify({ id: 1, name: 'manifold', tags: ['api', 'yaml'], nested: { a: [1, 2, 3], b: { c: 'd' } } });
-  return `[${Array(Math.ceil(n / (item.length + 1))).fill(item).join(',')}]`;
+  return `[${Array(Math.ceil(n / (item.length + 1)))
+    .fill(item)
+    .join(',')}]`;
 };
 let fn = 0;
-const js = (n: number) => Array.from({ length: Math.floor(n / 90) }, () => `function add${fn++}(first, second) {\n  // sum of two\n  const total = first + second;\n  return total * 2;\n}\n`).join('');
+const js = (n: number) =>
+  Array.from(
+    { length: Math.floor(n / 90) },
+    () => `function add${fn++}(first, second) {\n  // sum of two\n  const total = first + second;\n  return total * 2;\n}\n`,
+  ).join('');
 const css = (n: number) => units(n, '.card { color: #ff0000; margin: 0px 0px 0px 0px; padding: 4px; }\n.card:hover { color: blue }\n');
 
 const CASES: [string, string, Record<string, unknown>, Record<string, unknown>?][] = [
@@ -29,7 +37,12 @@ const CASES: [string, string, Record<string, unknown>, Record<string, unknown>?]
   ['reverse 8 KB', 'tools/reverse', { text: text(8000) }],
   ['diff 2 x 24 KB, different', 'tools/diff', { a: words(4000, 1), b: words(4000, 2), mode: 'words' }],
   ['diff 2 x 100 KB, a few edits', 'tools/diff', { a: text(100_000), b: text(100_000).replace(/fox/g, (m, i: number) => (i % 7 ? m : 'cat')), mode: 'words' }],
-  ['regex 100 KB text', 'tools/regex', { pattern: '(\\w+)@(\\w+)\\.com', flags: '', text: text(100_000, 'mail a@b.com or c@d.com now '), limit: 1000 }, { timeoutMs: 1000 }],
+  [
+    'regex 100 KB text',
+    'tools/regex',
+    { pattern: '(\\w+)@(\\w+)\\.com', flags: '', text: text(100_000, 'mail a@b.com or c@d.com now '), limit: 1000 },
+    { timeoutMs: 1000 },
+  ],
   ['markdown 200 KB', 'tools/markdown', { markdown: markdown(200_000) }],
   ['html2text 1 MB', 'tools/html2text', { html: html(1_000_000), wordwrap: 0 }],
   ['sanitizehtml 500 KB', 'tools/sanitizehtml', { html: html(500_000) }],

@@ -98,7 +98,12 @@ export const ai: AdapterKind<AiConfig> = {
       const imageUrl = config.image ? params[config.image] : undefined;
       if (typeof imageUrl === 'string') await setup.http.guard.checkUrl(imageUrl, config.image);
       const content: string | ContentPart[] =
-        typeof imageUrl === 'string' ? [{ type: 'text', text }, { type: 'image_url', image_url: { url: imageUrl } }] : text;
+        typeof imageUrl === 'string'
+          ? [
+              { type: 'text', text },
+              { type: 'image_url', image_url: { url: imageUrl } },
+            ]
+          : text;
 
       const session = config.session ? (params[config.session] as string | undefined) : undefined;
       // sessions belong to the caller's key: another key sending the same id sees nothing of them
@@ -110,7 +115,11 @@ export const ai: AdapterKind<AiConfig> = {
         { role: 'user', content },
       ];
       const remember = async (answer: string) => {
-        if (session && answer) await memoryFor(setup.config).remember(memoryScope, session, [{ role: 'user', content: text }, { role: 'assistant', content: answer }]);
+        if (session && answer)
+          await memoryFor(setup.config).remember(memoryScope, session, [
+            { role: 'user', content: text },
+            { role: 'assistant', content: answer },
+          ]);
       };
       const request = { route, messages, temperature: config.temperature, maxTokens: config.maxTokens, timeoutMs, signal };
 

@@ -34,7 +34,12 @@ export const code: AdapterKind<CodeConfig> = {
     properties: {
       handler: { type: 'string', pattern: HANDLER_NAME, description: 'Handler module under engine/handlers: <category>/<name>[#export]' },
       options: { type: 'object' },
-      upstreams: { type: 'array', minItems: 1, items: { type: 'string' }, description: 'Upstreams the handler calls; the endpoint is unavailable unless one is configured' },
+      upstreams: {
+        type: 'array',
+        minItems: 1,
+        items: { type: 'string' },
+        description: 'Upstreams the handler calls; the endpoint is unavailable unless one is configured',
+      },
       imageModel: { type: 'string', description: 'Image model alias the handler calls; the endpoint is unavailable until a provider of it is configured' },
       ...OUTPUT_SHAPE_SCHEMA,
     },
@@ -55,7 +60,8 @@ export const code: AdapterKind<CodeConfig> = {
       // the module is imported by the pool's workers, never on the event loop
       const { runPure } = await import('../handlers/cpu-pool.js');
       const limits = { taskMs: setup.endpoint.limits?.taskMs, env: setup.config?.env };
-      return async (call) => toOutput(await runPure({ handler: config.handler, params: call.params, options }, { ...limits, signal: call.signal }), config, call, setup);
+      return async (call) =>
+        toOutput(await runPure({ handler: config.handler, params: call.params, options }, { ...limits, signal: call.signal }), config, call, setup);
     }
     const run: Handler = await loadHandler(config.handler);
     return async (call) => toOutput(await run({ params: call.params, options, call, setup }), config, call, setup);

@@ -34,7 +34,8 @@ export const effect: AdapterKind<EffectConfig> = {
     const [{ PHOTO_UNREADABLE }, { renderCache, renderPool }] = await Promise.all([import('../effects/render.js'), import('../effects/shared.js')]);
     /** Identical requests (same template content, params and photo) render once. */
     const render = (params: RenderParams, photo?: Buffer): Promise<RenderResult> => {
-      const key = crypto.createHash('sha256')
+      const key = crypto
+        .createHash('sha256')
         .update(`${template.slug}\0${hash}\0${JSON.stringify(params, Object.keys(params).sort())}\0`)
         .update(photo ?? '')
         .digest('hex');

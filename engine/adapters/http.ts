@@ -66,14 +66,18 @@ const requestProperties = {
   method: { enum: ['GET', 'POST'] },
   path: { type: 'string', description: 'appended to the upstream base URL; ${params.x} (URL-encoded) and ${env.X} are filled in' },
   query: { type: 'object' },
-  flags: { type: 'array', items: { type: 'string', minLength: 1 }, description: 'query names sent bare, without `=` (e.g. JokeAPI\'s safe-mode)' },
+  flags: { type: 'array', items: { type: 'string', minLength: 1 }, description: "query names sent bare, without `=` (e.g. JokeAPI's safe-mode)" },
   json: { type: 'object' },
   form: { type: 'object', description: 'URL-encoded form body; ${params.x} and ${env.X} are filled in' },
   format: { enum: ['json', 'feed'], description: 'how to read the answer: JSON, or an RSS/Atom feed' },
   result: { type: 'string', description: 'JMESPath from the upstream answer to result' },
   valid: { type: 'string', description: 'JMESPath that must be truthy on the answer, else 502' },
   notFound: { type: 'string', description: '404 message when the upstream answers 404 or the result is empty' },
-  notFoundStatuses: { type: 'array', items: { type: 'integer', minimum: 400, maximum: 499 }, description: 'other upstream statuses that mean nothing matches (with notFound)' },
+  notFoundStatuses: {
+    type: 'array',
+    items: { type: 'integer', minimum: 400, maximum: 499 },
+    description: 'other upstream statuses that mean nothing matches (with notFound)',
+  },
   decode: { enum: ['html'], description: 'decode HTML entities in every string of the result' },
 };
 const requestSchema = { type: 'object', additionalProperties: false, required: ['upstream', 'path', 'result'], properties: requestProperties };
@@ -81,7 +85,7 @@ const eachSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['param', 'values'],
-  description: 'run once per value (or for the caller\'s own param) and merge the list of results with JMESPath',
+  description: "run once per value (or for the caller's own param) and merge the list of results with JMESPath",
   properties: { param: { type: 'string' }, values: { type: 'array', minItems: 1, items: { type: ['string', 'number'] } }, merge: { type: 'string' } },
 };
 const providerSchema = { ...requestSchema, properties: { ...requestProperties, lookup: requestSchema, each: eachSchema } };
@@ -175,7 +179,10 @@ export const http: AdapterKind<HttpConfig> = {
       };
       let data: unknown;
       try {
-        data = spec.format === 'feed' ? await parseFeed(spec.upstream, await setup.upstreams.text(spec.upstream, options)) : await setup.upstreams.call(spec.upstream, options);
+        data =
+          spec.format === 'feed'
+            ? await parseFeed(spec.upstream, await setup.upstreams.text(spec.upstream, options))
+            : await setup.upstreams.call(spec.upstream, options);
       } catch (error) {
         const status = upstreamStatusOf(error);
         if (spec.notFound && status !== undefined && (status === 404 || spec.notFoundStatuses?.includes(status))) throw notFound(spec.notFound);

@@ -136,7 +136,13 @@ export const media: AdapterKind<MediaConfig> = {
       if (call.params.stream) return service.stream(match, spec, call);
       const file = await service.link(match, spec);
       // Spotify's metadata describes the track better than the uploader's video does
-      const meta = { ...file.meta, title: track.title, uploader: track.artists.join(', '), duration: track.duration ?? file.meta.duration, thumbnail: track.thumbnail ?? file.meta.thumbnail };
+      const meta = {
+        ...file.meta,
+        title: track.title,
+        uploader: track.artists.join(', '),
+        duration: track.duration ?? file.meta.duration,
+        thumbnail: track.thumbnail ?? file.meta.thumbnail,
+      };
       return json({ ...shapeResult('spotify', [{ ...file, meta }]), spotify_id: id, youtube_url: match });
     }
   },

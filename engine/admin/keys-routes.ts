@@ -16,7 +16,13 @@ const KEY_BODY_BYTES = 16 * 1024;
 
 const KEY_RECORD = {
   type: 'object',
-  properties: { id: { type: 'string' }, tier: { type: 'string' }, label: { type: ['string', 'null'] }, createdAt: { type: 'string' }, revokedAt: { type: ['string', 'null'] } },
+  properties: {
+    id: { type: 'string' },
+    tier: { type: 'string' },
+    label: { type: ['string', 'null'] },
+    createdAt: { type: 'string' },
+    revokedAt: { type: ['string', 'null'] },
+  },
 };
 
 /** An optional string field of the JSON body. */

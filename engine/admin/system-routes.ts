@@ -33,7 +33,8 @@ export function systemBuiltins(deps: SystemDeps): Builtin[] {
       method: 'GET',
       path: '/health',
       auth: 'none',
-      summary: 'Liveness and version: {"status": "ok", "version", "endpoints", "uptime", "storage", "ytdlp"} (not an envelope); `ytdlp.warning` when the downloaders\' yt-dlp is missing or over 60 days old',
+      summary:
+        'Liveness and version: {"status": "ok", "version", "endpoints", "uptime", "storage", "ytdlp"} (not an envelope); `ytdlp.warning` when the downloaders\' yt-dlp is missing or over 60 days old',
       handle: async () => ({
         type: 'binary',
         contentType: 'application/json; charset=utf-8',

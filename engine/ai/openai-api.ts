@@ -48,9 +48,7 @@ function chatBody(request: ChatRequest, stream: boolean) {
     model: route.model,
     messages: request.messages,
     stream,
-    ...(route.reasoning
-      ? { max_completion_tokens: request.maxTokens }
-      : { temperature: request.temperature, max_tokens: request.maxTokens }),
+    ...(route.reasoning ? { max_completion_tokens: request.maxTokens } : { temperature: request.temperature, max_tokens: request.maxTokens }),
   };
 }
 

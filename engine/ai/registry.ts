@@ -39,7 +39,9 @@ const schema = {
     providers: {
       type: 'object',
       additionalProperties: {
-        type: 'object', additionalProperties: false, required: ['upstream', 'about'],
+        type: 'object',
+        additionalProperties: false,
+        required: ['upstream', 'about'],
         properties: { upstream: { type: 'string' }, about: { type: 'string' }, gateway: { type: 'boolean' } },
       },
     },
@@ -88,7 +90,8 @@ export interface Gateway {
 }
 
 export function gatewayFrom(registry: ModelRegistry, env: Readonly<Record<string, string | undefined>>): Gateway | undefined {
-  const named = env.AI_GATEWAY && !['0', 'false', ''].includes(env.AI_GATEWAY) ? (['1', 'true'].includes(env.AI_GATEWAY) ? 'openai' : env.AI_GATEWAY) : undefined;
+  const named =
+    env.AI_GATEWAY && !['0', 'false', ''].includes(env.AI_GATEWAY) ? (['1', 'true'].includes(env.AI_GATEWAY) ? 'openai' : env.AI_GATEWAY) : undefined;
   const marked = Object.keys(registry.providers).filter((p) => registry.providers[p].gateway);
   const providers = [...(named ? [named] : []), ...marked.filter((p) => p !== named)].filter((p) => registry.providers[p]);
   return providers.length ? { providers, ids: env.AI_GATEWAY_MODEL_IDS || 'openrouter' } : undefined;
@@ -132,5 +135,7 @@ export function resolveModel(
     const model = ids[provider] ?? (gateway!.ids === 'alias' ? undefined : ids[gateway!.ids]) ?? name;
     return { route: { upstream, model, alias: name, reasoning } };
   }
-  return { missing: `no provider configured for ${name}; it can run on ${wanted.join(' or ')}${gateway ? '' : ', or on any OpenAI-compatible gateway at OPENAI_BASE_URL with AI_GATEWAY=1'}` };
+  return {
+    missing: `no provider configured for ${name}; it can run on ${wanted.join(' or ')}${gateway ? '' : ', or on any OpenAI-compatible gateway at OPENAI_BASE_URL with AI_GATEWAY=1'}`,
+  };
 }

@@ -23,11 +23,7 @@ export interface AuthDeps {
 }
 
 export const missingApiKey = () =>
-  new ApiError(
-    401,
-    'missing_api_key',
-    'An API key is required: send it in the X-API-Key header, as Authorization: Bearer, or as the apikey parameter',
-  );
+  new ApiError(401, 'missing_api_key', 'An API key is required: send it in the X-API-Key header, as Authorization: Bearer, or as the apikey parameter');
 
 /** A multipart upload whose first file part came before any key (header, query or an earlier `apikey` field). */
 export const missingApiKeyBeforeUpload = () =>

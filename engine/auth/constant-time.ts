@@ -6,9 +6,7 @@ import crypto from 'node:crypto';
  * this runs on every keyed request.
  */
 export const sha256Hex: (value: string) => string =
-  typeof crypto.hash === 'function'
-    ? (value) => crypto.hash('sha256', value)
-    : (value) => crypto.createHash('sha256').update(value, 'utf8').digest('hex');
+  typeof crypto.hash === 'function' ? (value) => crypto.hash('sha256', value) : (value) => crypto.createHash('sha256').update(value, 'utf8').digest('hex');
 
 /** Raw bytes of a hex digest. */
 export const digestOf = (hex: string): Buffer => Buffer.from(hex, 'hex');

@@ -45,7 +45,10 @@ let page: Asset | undefined;
 
 /** The HTML page at /docs and /docs/. */
 export function docsPage(): Asset {
-  page ??= makeAsset('text/html; charset=utf-8', Buffer.from(fs.readFileSync(path.join(PAGE_DIR, 'index.html'), 'utf8').replaceAll('{{version}}', SWAGGER_UI_VERSION)));
+  page ??= makeAsset(
+    'text/html; charset=utf-8',
+    Buffer.from(fs.readFileSync(path.join(PAGE_DIR, 'index.html'), 'utf8').replaceAll('{{version}}', SWAGGER_UI_VERSION)),
+  );
   return page;
 }
 

@@ -99,7 +99,10 @@ export function buildOpenApi(registry: Registry, config: Config, category?: Endp
     tags: [
       ...categories.map(([name, description]) => ({ name, description })),
       ...(category ? [] : [{ name: 'system', description: 'Built-in routes: health, key management, hosted files, discovery, gallery, checkapikey' }]),
-      ...[...extraTags].filter((t) => !(t in CATEGORY_NAMES) && t !== 'system').sort().map((name) => ({ name })),
+      ...[...extraTags]
+        .filter((t) => !(t in CATEGORY_NAMES) && t !== 'system')
+        .sort()
+        .map((name) => ({ name })),
     ],
     paths,
     components: components(config),
@@ -163,12 +166,16 @@ function requestBody(endpoint: Endpoint, params: ParamEntry[], examples: Request
     const required: string[] = [];
     for (const [name, spec] of params) {
       if (spec.in === 'file' && type !== 'multipart') continue;
-      properties[name] = spec.in === 'file' ? { type: 'string', format: 'binary', description: spec.description } : { ...spec.schema, description: spec.description };
+      properties[name] =
+        spec.in === 'file' ? { type: 'string', format: 'binary', description: spec.description } : { ...spec.schema, description: spec.description };
       if (spec.required) required.push(name);
     }
     properties[API_KEY_PARAM] = { type: 'string', description: 'API key (or send it in a header).' };
     const named = examples
-      .map(({ key, summary, params: values }) => [key, { summary, value: Object.fromEntries(Object.entries(values).filter(([name]) => name in properties)) }] as const)
+      .map(
+        ({ key, summary, params: values }) =>
+          [key, { summary, value: Object.fromEntries(Object.entries(values).filter(([name]) => name in properties)) }] as const,
+      )
       .filter(([, { value }]) => Object.keys(value).length > 0);
     content[MEDIA_TYPES[type]] = {
       schema: { type: 'object', properties, ...(required.length ? { required } : {}) },
@@ -223,14 +230,16 @@ interface RequestExample {
 /** The success examples as request examples (manifests may name a param by an alias, as clients do). */
 function requestExamples(endpoint: Endpoint): RequestExample[] {
   const canonicalName = (sent: string) => Object.entries(endpoint.params).find(([n, s]) => n === sent || s.aliases.includes(sent))?.[0] ?? sent;
-  return endpoint.examples
-    // `${fixtures}/<file>` URLs exist only in the conformance harness: no use to a reader of the docs
-    .filter((e) => (e.expect.status ?? 200) === 200 && !e.expect.error && !JSON.stringify(e.params).includes('${fixtures}'))
-    .map((e, i) => ({
-      key: (e.name ?? '').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '') || `example-${i + 1}`,
-      summary: e.name ?? `example ${i + 1}`,
-      params: Object.fromEntries(Object.entries(e.params).map(([sent, value]) => [canonicalName(sent), value])),
-    }));
+  return (
+    endpoint.examples
+      // `${fixtures}/<file>` URLs exist only in the conformance harness: no use to a reader of the docs
+      .filter((e) => (e.expect.status ?? 200) === 200 && !e.expect.error && !JSON.stringify(e.params).includes('${fixtures}'))
+      .map((e, i) => ({
+        key: (e.name ?? '').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '') || `example-${i + 1}`,
+        summary: e.name ?? `example ${i + 1}`,
+        params: Object.fromEntries(Object.entries(e.params).map(([sent, value]) => [canonicalName(sent), value])),
+      }))
+  );
 }
 
 /** `example` when there is one value, `examples` when the manifest's examples give several. */
@@ -275,7 +284,8 @@ function builtinPaths(builtins: readonly Builtin[], operationIds: Set<string>): 
     for (const p of [route.path, ...route.aliases]) {
       const pathParams = [...p.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
       const ok: Json = { description: route.summary };
-      if (route.result) ok.content = { 'application/json': { schema: { allOf: [ref('schemas', 'Success'), { type: 'object', properties: { result: route.result } }] } } };
+      if (route.result)
+        ok.content = { 'application/json': { schema: { allOf: [ref('schemas', 'Success'), { type: 'object', properties: { result: route.result } }] } } };
       if (route.auth === 'key') ok.headers = { 'X-Request-Id': ref('headers', 'X-Request-Id'), ...rateLimitHeaders() };
       const op: Json = {
         tags: ['system'],

@@ -24,7 +24,14 @@ export function discoveryBuiltins(deps: DiscoveryDeps): Builtin[] {
   const document = (category?: Category) => {
     const key = category ?? '';
     let asset = documents.get(key);
-    if (!asset) documents.set(key, (asset = makeAsset('application/json; charset=utf-8', Buffer.from(JSON.stringify(buildOpenApi(deps.registry, deps.config, category, deps.builtins()))))));
+    if (!asset)
+      documents.set(
+        key,
+        (asset = makeAsset(
+          'application/json; charset=utf-8',
+          Buffer.from(JSON.stringify(buildOpenApi(deps.registry, deps.config, category, deps.builtins()))),
+        )),
+      );
     return asset;
   };
   // Swagger UI's configUrl: one document per category in its selector, the whole catalog last

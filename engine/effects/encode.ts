@@ -11,8 +11,11 @@ export const CONTENT_TYPES: Record<ImageFormat, string> = { png: 'image/png', jp
 export async function encode(rgba: Uint8ClampedArray | Buffer, width: number, height: number, format: ImageFormat): Promise<Buffer> {
   const img = sharp(Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength), { raw: { width, height, channels: 4 } });
   switch (format) {
-    case 'png': return img.png({ compressionLevel: 3, adaptiveFiltering: false }).toBuffer();
-    case 'jpg': return img.flatten({ background: '#ffffff' }).jpeg({ quality: 88, chromaSubsampling: '4:2:0' }).toBuffer();
-    case 'webp': return img.webp({ quality: 88, effort: 1 }).toBuffer();
+    case 'png':
+      return img.png({ compressionLevel: 3, adaptiveFiltering: false }).toBuffer();
+    case 'jpg':
+      return img.flatten({ background: '#ffffff' }).jpeg({ quality: 88, chromaSubsampling: '4:2:0' }).toBuffer();
+    case 'webp':
+      return img.webp({ quality: 88, effort: 1 }).toBuffer();
   }
 }

@@ -17,8 +17,18 @@ import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
  * several 64-channel 256×256 feature maps at once) and seams do not show.
  */
 export type EsrganModel = 'slim' | 'medium';
-export interface EsrganJob { model?: EsrganModel; scale: 2 | 3 | 4; rgb: Uint8Array; width: number; height: number }
-export interface EsrganResult { rgb: Uint8Array; width: number; height: number }
+export interface EsrganJob {
+  model?: EsrganModel;
+  scale: 2 | 3 | 4;
+  rgb: Uint8Array;
+  width: number;
+  height: number;
+}
+export interface EsrganResult {
+  rgb: Uint8Array;
+  width: number;
+  height: number;
+}
 
 const PACKAGES: Record<EsrganModel, string> = { slim: '@upscalerjs/esrgan-slim', medium: '@upscalerjs/esrgan-medium' };
 /** Tile side and the context margin around each tile, in input pixels. */
@@ -37,11 +47,13 @@ function loadModel(model: EsrganModel, scale: number): Promise<tf.LayersModel> {
     const dir = path.join(packageDir, 'models', `x${scale}`);
     const json = JSON.parse(fs.readFileSync(path.join(dir, 'model.json'), 'utf8'));
     const weights = fs.readFileSync(path.join(dir, json.weightsManifest[0].paths[0]));
-    loaded = tf.loadLayersModel(tf.io.fromMemory({
-      modelTopology: json.modelTopology,
-      weightSpecs: json.weightsManifest[0].weights,
-      weightData: weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength),
-    }));
+    loaded = tf.loadLayersModel(
+      tf.io.fromMemory({
+        modelTopology: json.modelTopology,
+        weightSpecs: json.weightsManifest[0].weights,
+        weightData: weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength),
+      }),
+    );
     models.set(key, loaded);
   }
   return loaded;
@@ -57,9 +69,12 @@ export default async function run(job: EsrganJob): Promise<EsrganResult> {
   try {
     for (let y0 = 0; y0 < h; y0 += TILE) {
       for (let x0 = 0; x0 < w; x0 += TILE) {
-        const tw = Math.min(TILE, w - x0), th = Math.min(TILE, h - y0);
-        const px0 = Math.max(0, x0 - MARGIN), py0 = Math.max(0, y0 - MARGIN);
-        const px1 = Math.min(w, x0 + tw + MARGIN), py1 = Math.min(h, y0 + th + MARGIN);
+        const tw = Math.min(TILE, w - x0),
+          th = Math.min(TILE, h - y0);
+        const px0 = Math.max(0, x0 - MARGIN),
+          py0 = Math.max(0, y0 - MARGIN);
+        const px1 = Math.min(w, x0 + tw + MARGIN),
+          py1 = Math.min(h, y0 + th + MARGIN);
         const patch = tf.tidy(() => {
           const input = image.slice([py0, px0, 0], [py1 - py0, px1 - px0, 3]).expandDims(0);
           return (model.predict(input) as tf.Tensor4D).clipByValue(0, 255).round().toInt();

@@ -29,7 +29,11 @@ export const FONTS: Record<string, { family: string; file: string; licence: 'OFL
   orbitron: { family: 'Orbitron', file: google('orbitron', '900Black/Orbitron_900Black.ttf'), licence: 'OFL-1.1' },
   pacifico: { family: 'Pacifico', file: google('pacifico', '400Regular/Pacifico_400Regular.ttf'), licence: 'OFL-1.1' },
   'permanent-marker': { family: 'Permanent Marker', file: google('permanent-marker', '400Regular/PermanentMarker_400Regular.ttf'), licence: 'Apache-2.0' },
-  'playfair-display': { family: 'Playfair Display', file: google('playfair-display', '900Black_Italic/PlayfairDisplay_900Black_Italic.ttf'), licence: 'OFL-1.1' },
+  'playfair-display': {
+    family: 'Playfair Display',
+    file: google('playfair-display', '900Black_Italic/PlayfairDisplay_900Black_Italic.ttf'),
+    licence: 'OFL-1.1',
+  },
   'press-start-2p': { family: 'Press Start 2P', file: google('press-start-2p', '400Regular/PressStart2P_400Regular.ttf'), licence: 'OFL-1.1' },
   righteous: { family: 'Righteous', file: google('righteous', '400Regular/Righteous_400Regular.ttf'), licence: 'OFL-1.1' },
   'rubik-mono-one': { family: 'Rubik Mono One', file: google('rubik-mono-one', '400Regular/RubikMonoOne_400Regular.ttf'), licence: 'OFL-1.1' },

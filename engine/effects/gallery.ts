@@ -12,14 +12,35 @@ const PREVIEW_WIDTH = 320;
 const PREVIEW_TEXT = { text: 'Manifold', text1: 'Manifold', text2: 'Effects' };
 
 /** One gallery card: what the page shows and the request a client would send. */
-export interface GalleryEntry { slug: string; name: string; family: string; description: string; tags: string[]; path: string; example: string; preview: string }
+export interface GalleryEntry {
+  slug: string;
+  name: string;
+  family: string;
+  description: string;
+  tags: string[];
+  path: string;
+  example: string;
+  preview: string;
+}
 
 export function galleryEntries(templates: Template[], baseUrl: string): GalleryEntry[] {
   return templates.map((t) => {
     const path = `/api/${t.site}/${t.slug}`;
-    const query = t.input === 'text2' ? 'text1=Manifold&text2=Effects' : t.input === 'image' ? 'url=https://example.com/photo.jpg' : t.input === 'image-text' ? 'url=https://example.com/photo.jpg&text=Manifold' : 'text=Manifold';
+    const query =
+      t.input === 'text2'
+        ? 'text1=Manifold&text2=Effects'
+        : t.input === 'image'
+          ? 'url=https://example.com/photo.jpg'
+          : t.input === 'image-text'
+            ? 'url=https://example.com/photo.jpg&text=Manifold'
+            : 'text=Manifold';
     return {
-      slug: t.slug, name: t.name, family: t.family, description: t.description, tags: t.tags ?? [], path,
+      slug: t.slug,
+      name: t.name,
+      family: t.family,
+      description: t.description,
+      tags: t.tags ?? [],
+      path,
       example: `curl "${baseUrl}${path}?apikey=YOUR_KEY&${query}"`,
       preview: `/gallery/preview/${encodeURIComponent(t.slug)}.webp`,
     };
@@ -34,10 +55,13 @@ export function galleryEntries(templates: Template[], baseUrl: string): GalleryE
 export function galleryBuiltins(deps: { config: Config; registry: Pick<Registry, 'routes'> }): Builtin[] {
   let templates: Map<string, { template: Template; hash: string }> | undefined;
   // the templates are the effect endpoints' own (their family items), collected (and hashed) on first use
-  const bySlug = () => (templates ??= new Map(deps.registry.routes
-    .filter((r) => r.endpoint.adapter.kind === 'effect')
-    .map((r) => (r.endpoint.adapter.config as { template: Template }).template)
-    .map((template) => [template.slug, { template, hash: templateHash(template) }])));
+  const bySlug = () =>
+    (templates ??= new Map(
+      deps.registry.routes
+        .filter((r) => r.endpoint.adapter.kind === 'effect')
+        .map((r) => (r.endpoint.adapter.config as { template: Template }).template)
+        .map((template) => [template.slug, { template, hash: templateHash(template) }]),
+    ));
   let page: Asset | undefined;
   const script = makeAsset('application/javascript; charset=utf-8', Buffer.from(GALLERY_SCRIPT));
   let photo: Buffer | undefined;
@@ -50,12 +74,29 @@ export function galleryBuiltins(deps: { config: Config; registry: Pick<Registry,
       auth: 'none',
       summary: 'Every image-effect template with a preview, a search box and an example request',
       handle({ ctx }) {
-        page ??= makeAsset('text/html; charset=utf-8', Buffer.from(galleryPage(galleryEntries([...bySlug().values()].map((t) => t.template), deps.config.publicBaseUrl))));
+        page ??= makeAsset(
+          'text/html; charset=utf-8',
+          Buffer.from(
+            galleryPage(
+              galleryEntries(
+                [...bySlug().values()].map((t) => t.template),
+                deps.config.publicBaseUrl,
+              ),
+            ),
+          ),
+        );
         ctx.set('Content-Security-Policy', csp);
         sendAsset(ctx, page, 'no-cache');
       },
     }),
-    builtin({ method: 'GET', path: '/gallery/gallery.js', auth: 'none', hidden: true, summary: "The gallery page's script", handle: ({ ctx }) => sendAsset(ctx, script, 'public, max-age=3600') }),
+    builtin({
+      method: 'GET',
+      path: '/gallery/gallery.js',
+      auth: 'none',
+      hidden: true,
+      summary: "The gallery page's script",
+      handle: ({ ctx }) => sendAsset(ctx, script, 'public, max-age=3600'),
+    }),
     builtin({
       method: 'GET',
       path: '/gallery/preview/:file',
@@ -72,7 +113,8 @@ export function galleryBuiltins(deps: { config: Config; registry: Pick<Registry,
         const [{ renderCache, renderPool }, { samplePhoto }] = await Promise.all([import('./shared.js'), import('./sample-photo.js')]);
         photo ??= samplePhoto(480, 320);
         const preview = await renderCache().get(`preview\0${slug}\0${hash}`, () =>
-          renderPool(deps.config.env).render({ template, params, photo: template.input.startsWith('image') ? photo : undefined }));
+          renderPool(deps.config.env).render({ template, params, photo: template.input.startsWith('image') ? photo : undefined }),
+        );
         return { type: 'binary', body: preview.data, contentType: preview.contentType, headers: { 'Cache-Control': 'public, max-age=86400' } };
       },
     }),

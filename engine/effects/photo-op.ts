@@ -14,12 +14,21 @@ import type { UpscaleModel } from './upscale.js';
  * URL), the work runs off the event loop, identical requests (same work, params and
  * photo) run once, and the answer is the hosted picture or its bytes with stream=true.
  */
-async function manipulate(setup: AdapterSetup, call: Call, name: string, work: (input: Buffer, params: Record<string, unknown>) => Promise<RenderResult>): Promise<Output> {
+async function manipulate(
+  setup: AdapterSetup,
+  call: Call,
+  name: string,
+  work: (input: Buffer, params: Record<string, unknown>) => Promise<RenderResult>,
+): Promise<Output> {
   // Skia, sharp and the worker pool load with the first image endpoint called, not at boot
   const [{ PHOTO_UNREADABLE }, { renderCache }] = await Promise.all([import('./render.js'), import('./shared.js')]);
   const input = await fetchPhoto(setup, call, 'url');
   const { url: _url, stream: _stream, ...params } = call.params;
-  const key = crypto.createHash('sha256').update(`${name}\0${JSON.stringify(params, Object.keys(params).sort())}\0`).update(input).digest('hex');
+  const key = crypto
+    .createHash('sha256')
+    .update(`${name}\0${JSON.stringify(params, Object.keys(params).sort())}\0`)
+    .update(input)
+    .digest('hex');
   const result = await renderCache()
     .get(key, () => work(input, params))
     .catch((err: Error) => {

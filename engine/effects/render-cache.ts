@@ -19,12 +19,17 @@ export class RenderCache {
     let pending = this.running.get(key);
     if (!pending) {
       pending = render()
-        .then((result) => { this.done.set(key, result); return result; })
+        .then((result) => {
+          this.done.set(key, result);
+          return result;
+        })
         .finally(() => this.running.delete(key));
       this.running.set(key, pending);
     }
     return pending;
   }
 
-  get size(): number { return this.done.size; }
+  get size(): number {
+    return this.done.size;
+  }
 }

@@ -5,7 +5,11 @@ import { renderSticker } from '../stickers/render.js';
 import type { StickerJob } from '../stickers/job.js';
 
 /** A template render as sent to a pool worker. */
-export interface RenderJob { template: Template; params: RenderParams; photo?: Uint8Array }
+export interface RenderJob {
+  template: Template;
+  params: RenderParams;
+  photo?: Uint8Array;
+}
 export type WorkerJob = RenderJob | ImageJob | StickerJob;
 
 /** Piscina entry point: one template render, image manipulation or sticker per call, in a worker thread. */

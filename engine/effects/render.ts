@@ -20,8 +20,13 @@ export interface RenderParams {
 /** Prefix of the error a render throws when the client's photo cannot be decoded. */
 export const PHOTO_UNREADABLE = 'photo unreadable';
 
-export interface RenderResult { data: Buffer; contentType: string; format: ImageFormat | 'gif'; width: number; height: number }
-
+export interface RenderResult {
+  data: Buffer;
+  contentType: string;
+  format: ImageFormat | 'gif';
+  width: number;
+  height: number;
+}
 
 /** Decodes a client photo, shrunk to what the canvas can show. */
 export async function decodePhoto(bytes: Uint8Array, maxSide: number): Promise<Canvas> {
@@ -30,7 +35,9 @@ export async function decodePhoto(bytes: Uint8Array, maxSide: number): Promise<C
     decoded = await sharp(bytes, { limitInputPixels: PHOTO_MAX_PIXELS, animated: false })
       .rotate()
       .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
-      .ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
   } catch (err) {
     // Errors cross the worker boundary as plain messages: tag this one so the adapter answers 400.
     throw new Error(`${PHOTO_UNREADABLE}: ${(err as Error).message}`);
@@ -47,9 +54,11 @@ export async function decodePhoto(bytes: Uint8Array, maxSide: number): Promise<C
 /** Draws a template for the given params and encodes it. Runs inside a pool worker. */
 export async function renderTemplate(t: Template, params: RenderParams, photo?: Uint8Array): Promise<RenderResult> {
   registerFonts();
-  const W = t.canvas.width, H = t.canvas.height;
+  const W = t.canvas.width,
+    H = t.canvas.height;
   const scale = params.size ? params.size / W : 1;
-  const width = Math.round(W * scale), height = Math.round(H * scale);
+  const width = Math.round(W * scale),
+    height = Math.round(H * scale);
   const canvas = createCanvas(width, height);
   const g = canvas.getContext('2d');
   g.scale(scale, scale);

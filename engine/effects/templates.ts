@@ -49,7 +49,10 @@ export interface LoadedTemplate {
 export function loadTemplates(dir = TEMPLATES_DIR): Map<string, LoadedTemplate> {
   validate ??= schemaAjv().compile(TEMPLATE_SCHEMA);
   const registry = new Map<string, LoadedTemplate>();
-  for (const name of fs.readdirSync(dir).filter((n) => n.endsWith('.yaml')).sort()) {
+  for (const name of fs
+    .readdirSync(dir)
+    .filter((n) => n.endsWith('.yaml'))
+    .sort()) {
     const file = path.join(dir, name);
     const template = parseYaml(fs.readFileSync(file, 'utf8')) as Template;
     if (!validate(template)) {

@@ -10,7 +10,12 @@ import type { TextLayer } from './template-types.js';
  * the letter faces (fill, bevel, overlays) with an optional reflection.
  */
 
-interface Glyph { ch: string; x: number; y: number; angle: number }
+interface Glyph {
+  ch: string;
+  x: number;
+  y: number;
+  angle: number;
+}
 interface Layout {
   text: string;
   size: number;
@@ -42,7 +47,8 @@ function layoutLine(g: Ctx, layer: TextLayer, text: string, box: Rect): Layout {
   const chord = arc ? (Math.abs(arc) < Math.PI ? 2 * radius * Math.sin(Math.abs(arc) / 2) : 2 * radius) : width;
   // Decorations that stick out of the letters count towards the fit.
   const outline = Math.max(0, ...(layer.outlines ?? []).map((o) => o.width)) * 2 * REF;
-  const depth = (layer.extrude?.depth ?? 0) * REF, ang = rad(layer.extrude?.angle ?? 45);
+  const depth = (layer.extrude?.depth ?? 0) * REF,
+    ang = rad(layer.extrude?.angle ?? 45);
   const skew = Math.abs(Math.tan(rad(layer.skewX ?? 0))) * (ascent + descent);
   const needW = chord + outline + Math.abs(Math.cos(ang) * depth) + skew;
   const needH = ascent + descent + sag + outline + Math.abs(Math.sin(ang) * depth) + Math.abs(Math.tan(rad(layer.skewY ?? 0))) * chord;
@@ -53,23 +59,33 @@ function layoutLine(g: Ctx, layer: TextLayer, text: string, box: Rect): Layout {
   if (perGlyph) {
     glyphs = [];
     let s = 0;
-    const R = radius * k, sign = Math.sign(arc);
+    const R = radius * k,
+      sign = Math.sign(arc);
     chars.forEach((ch, i) => {
       const mid = (s + advances[i] / 2) * k - (width * k) / 2;
       s += advances[i] + spacing;
-      if (!arc) { glyphs!.push({ ch, x: mid, y: baseline, angle: 0 }); return; }
+      if (!arc) {
+        glyphs!.push({ ch, x: mid, y: baseline, angle: 0 });
+        return;
+      }
       const phi = mid / R;
       // Arch up: glyphs sit on a circle whose centre is below the text.
-      const x = R * Math.sin(phi), y = sign * (R - R * Math.cos(phi)) - sign * (sag * k) / 2;
+      const x = R * Math.sin(phi),
+        y = sign * (R - R * Math.cos(phi)) - (sign * (sag * k)) / 2;
       glyphs!.push({ ch, x, y: y + baseline, angle: sign * phi });
     });
   }
-  const w = chord * k, h = (ascent + descent + sag) * k;
+  const w = chord * k,
+    h = (ascent + descent + sag) * k;
   return { text, size, glyphs, width: width * k, baseline, bounds: { x: -w / 2, y: -h / 2, w, h } };
 }
 
 /** Lines of one text layer, all at one size, stacked around the origin. */
-interface Block { lines: { layout: Layout; dy: number }[]; size: number; bounds: Rect }
+interface Block {
+  lines: { layout: Layout; dy: number }[];
+  size: number;
+  bounds: Rect;
+}
 
 /** Splits words into n lines of about equal length. */
 function balance(words: string[], n: number): string[] {
@@ -105,7 +121,8 @@ function layout(g: Ctx, layer: TextLayer, text: string, box: Rect): Block {
     if (size <= best.size * 1.15) continue;
     const lines = parts.map((part) => layoutLine(g, { ...layer, maxSize: size }, part, box));
     const pitch = Math.min(box.h / n, size * 1.2);
-    const w = Math.max(...lines.map((l) => l.bounds.w)), h = pitch * (n - 1) + Math.max(...lines.map((l) => l.bounds.h));
+    const w = Math.max(...lines.map((l) => l.bounds.w)),
+      h = pitch * (n - 1) + Math.max(...lines.map((l) => l.bounds.h));
     best = { lines: lines.map((l, i) => ({ layout: l, dy: (i - (n - 1) / 2) * pitch })), size, bounds: { x: -w / 2, y: -h / 2, w, h } };
   }
   return best;
@@ -115,21 +132,27 @@ function trace(g: Ctx, block: Block, op: 'fill' | 'stroke', dx = 0, dy = 0): voi
   g.textAlign = 'center';
   for (const { layout: l, dy: ly } of block.lines) {
     if (!l.glyphs) {
-      if (op === 'fill') g.fillText(l.text, dx, l.baseline + dy + ly); else g.strokeText(l.text, dx, l.baseline + dy + ly);
+      if (op === 'fill') g.fillText(l.text, dx, l.baseline + dy + ly);
+      else g.strokeText(l.text, dx, l.baseline + dy + ly);
       continue;
     }
     for (const gl of l.glyphs) {
       g.save();
       g.translate(gl.x + dx, gl.y + dy + ly);
       if (gl.angle) g.rotate(gl.angle);
-      if (op === 'fill') g.fillText(gl.ch, 0, 0); else g.strokeText(gl.ch, 0, 0);
+      if (op === 'fill') g.fillText(gl.ch, 0, 0);
+      else g.strokeText(gl.ch, 0, 0);
       g.restore();
     }
   }
 }
 
 function mix(a: string, b: string, t: number): string {
-  const p = (c: string) => { const h = c.replace('#', ''); const f = h.length === 3 ? [...h].map((x) => x + x).join('') : h; return [0, 2, 4].map((i) => parseInt(f.slice(i, i + 2), 16)); };
+  const p = (c: string) => {
+    const h = c.replace('#', '');
+    const f = h.length === 3 ? [...h].map((x) => x + x).join('') : h;
+    return [0, 2, 4].map((i) => parseInt(f.slice(i, i + 2), 16));
+  };
   const [x, y] = [p(a), p(b)];
   return `rgb(${x.map((v, i) => Math.round(v + (y[i] - v) * t)).join(',')})`;
 }
@@ -166,24 +189,32 @@ export function drawTextLayer(g: Ctx, layer: TextLayer, text: string, W: number,
 
   for (const s of layer.shadows ?? []) {
     g.save();
-    g.shadowColor = s.color; g.shadowBlur = (s.blur ?? 0) * em * scale;
-    g.shadowOffsetX = (s.x ?? 0) * em * scale; g.shadowOffsetY = (s.y ?? 0) * em * scale;
-    g.fillStyle = s.color; trace(g, l, 'fill');
+    g.shadowColor = s.color;
+    g.shadowBlur = (s.blur ?? 0) * em * scale;
+    g.shadowOffsetX = (s.x ?? 0) * em * scale;
+    g.shadowOffsetY = (s.y ?? 0) * em * scale;
+    g.fillStyle = s.color;
+    trace(g, l, 'fill');
     g.restore();
   }
   for (const glow of layer.glows ?? []) {
     g.save();
-    g.shadowColor = glow.color; g.shadowBlur = glow.blur * em * scale;
-    g.fillStyle = glow.color; g.strokeStyle = glow.color;
+    g.shadowColor = glow.color;
+    g.shadowBlur = glow.blur * em * scale;
+    g.fillStyle = glow.color;
+    g.strokeStyle = glow.color;
     if (glow.stroke) g.lineWidth = glow.stroke * em;
     for (let p = 0; p < (glow.passes ?? 1); p++) trace(g, l, glow.stroke ? 'stroke' : 'fill');
     g.restore();
   }
   if (layer.extrude) {
-    const e = layer.extrude, depth = e.depth * em, a = rad(e.angle ?? 45);
+    const e = layer.extrude,
+      depth = e.depth * em,
+      a = rad(e.angle ?? 45);
     const steps = Math.max(2, Math.min(48, Math.ceil(depth * scale)));
     if (e.outline) {
-      g.strokeStyle = e.outline; g.lineWidth = Math.max(1, em * 0.03);
+      g.strokeStyle = e.outline;
+      g.lineWidth = Math.max(1, em * 0.03);
       trace(g, l, 'stroke', Math.cos(a) * depth, Math.sin(a) * depth);
     }
     for (let i = steps; i >= 1; i--) {
@@ -194,7 +225,8 @@ export function drawTextLayer(g: Ctx, layer: TextLayer, text: string, W: number,
   }
   for (const o of layer.outlines ?? []) {
     g.save();
-    g.lineWidth = o.width * 2 * em; g.lineJoin = o.join ?? 'round';
+    g.lineWidth = o.width * 2 * em;
+    g.lineJoin = o.join ?? 'round';
     if (o.dash) g.setLineDash([o.dash[0] * em, o.dash[1] * em]);
     g.strokeStyle = toStyle(g, o.paint, l.bounds);
     trace(g, l, 'stroke');
@@ -232,8 +264,13 @@ export function drawTextLayer(g: Ctx, layer: TextLayer, text: string, W: number,
     // An edge stroke shifted half its width: it lands inside the letters only on
     // the edges facing the light (light colour) or away from it (dark colour).
     f.lineWidth = b;
-    for (const [color, d] of [[layer.bevel.light, b / 2], [layer.bevel.dark, -b / 2]] as const) {
-      f.strokeStyle = color; f.shadowColor = color; f.shadowBlur = (b * scale) / 2;
+    for (const [color, d] of [
+      [layer.bevel.light, b / 2],
+      [layer.bevel.dark, -b / 2],
+    ] as const) {
+      f.strokeStyle = color;
+      f.shadowColor = color;
+      f.shadowBlur = (b * scale) / 2;
       trace(f, l, 'stroke', d, d);
     }
     f.restore();
@@ -247,7 +284,11 @@ export function drawTextLayer(g: Ctx, layer: TextLayer, text: string, W: number,
   }
   if (layer.overlays?.some((o) => o.blend && o.blend !== 'source-atop')) {
     // A blended overlay also painted outside the letters: cut back to their shape.
-    f.save(); f.globalCompositeOperation = 'destination-in'; f.fillStyle = '#000'; trace(f, l, 'fill'); f.restore();
+    f.save();
+    f.globalCompositeOperation = 'destination-in';
+    f.fillStyle = '#000';
+    trace(f, l, 'fill');
+    f.restore();
   }
   g.restore();
   g.save();
@@ -259,11 +300,16 @@ export function drawTextLayer(g: Ctx, layer: TextLayer, text: string, W: number,
     const bottom = m.f + (l.bounds.y + l.bounds.h) * m.d + (layer.reflection.gap ?? 0.04) * em * scale;
     const mirror = createCanvas(face.width, face.height);
     const r = mirror.getContext('2d');
-    r.translate(0, bottom * 2); r.scale(1, -1); r.drawImage(face, 0, 0);
+    r.translate(0, bottom * 2);
+    r.scale(1, -1);
+    r.drawImage(face, 0, 0);
     r.setTransform(1, 0, 0, 1, 0, 0);
     const fade = r.createLinearGradient(0, bottom, 0, bottom + l.bounds.h * scale);
-    fade.addColorStop(0, `rgba(0,0,0,${1 - layer.reflection.opacity})`); fade.addColorStop(1, 'rgba(0,0,0,1)');
-    r.globalCompositeOperation = 'destination-out'; r.fillStyle = fade; r.fillRect(0, bottom, mirror.width, mirror.height - bottom);
+    fade.addColorStop(0, `rgba(0,0,0,${1 - layer.reflection.opacity})`);
+    fade.addColorStop(1, 'rgba(0,0,0,1)');
+    r.globalCompositeOperation = 'destination-out';
+    r.fillStyle = fade;
+    r.fillRect(0, bottom, mirror.width, mirror.height - bottom);
     g.drawImage(mirror, 0, 0);
   }
   g.drawImage(face, 0, 0);

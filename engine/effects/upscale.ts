@@ -53,7 +53,13 @@ async function open(input: Uint8Array): Promise<{ src: Sharp; w: number; h: numb
 
 /** The image through an ESRGAN model in the neural worker, as a sharp pipeline on the result. */
 async function neural(src: Sharp, w: number, h: number, model: EsrganModel, scale: EsrganJob['scale']): Promise<Sharp> {
-  const { data } = await src.removeAlpha().raw().toBuffer({ resolveWithObject: true }).catch((err: Error) => { throw new Error(`${PHOTO_UNREADABLE}: ${err.message}`); });
+  const { data } = await src
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+    .catch((err: Error) => {
+      throw new Error(`${PHOTO_UNREADABLE}: ${err.message}`);
+    });
   const job: EsrganJob = { model, scale, rgb: data, width: w, height: h };
   let r: EsrganResult;
   try {
@@ -76,7 +82,8 @@ export async function upscale(input: Uint8Array, model: UpscaleModel, format: Im
   const { scale, neural: isNeural } = UPSCALE_MODELS[model];
   const { src, w, h } = await open(input);
   if (Math.max(w, h) * scale > UPSCALE_MAX_SIDE) throw invalidParameter('url', `the image is ${w}×${h}; ${scale}× would exceed ${UPSCALE_MAX_SIDE} px`);
-  if (isNeural && w * h > NEURAL_MAX_PIXELS) throw invalidParameter('url', `neural models take images up to ${NEURAL_MAX_PIXELS} pixels (this one is ${w}×${h}); use a lanczos model`);
+  if (isNeural && w * h > NEURAL_MAX_PIXELS)
+    throw invalidParameter('url', `neural models take images up to ${NEURAL_MAX_PIXELS} pixels (this one is ${w}×${h}); use a lanczos model`);
   const out = isNeural ? await neural(src, w, h, 'slim', scale as EsrganJob['scale']) : src.resize(w * scale, h * scale, { kernel: 'lanczos3' });
   return encodeAs(out, format);
 }
@@ -90,15 +97,25 @@ export const ENHANCE_INPUT_PIXELS = 256 * 256;
  * `maxPixels` is first reduced (Lanczos) to that pixel count, so the work is
  * bounded whatever the upload: the result is at most 4× that size.
  */
-export async function enhance(input: Uint8Array, format: ImageFormat, maxPixels = ENHANCE_INPUT_PIXELS): Promise<RenderResult & { input: { width: number; height: number } }> {
+export async function enhance(
+  input: Uint8Array,
+  format: ImageFormat,
+  maxPixels = ENHANCE_INPUT_PIXELS,
+): Promise<RenderResult & { input: { width: number; height: number } }> {
   let { src, w, h } = await open(input);
   const original = { width: w, height: h };
   if (w * h > maxPixels) {
     const f = Math.sqrt(maxPixels / (w * h));
     [w, h] = [Math.max(1, Math.floor(w * f)), Math.max(1, Math.floor(h * f))];
     // materialised so the network sees exactly w×h (sharp's resize may round differently)
-    const { data } = await src.resize(w, h, { kernel: 'lanczos3', fit: 'fill' }).removeAlpha().raw().toBuffer({ resolveWithObject: true })
-      .catch((err: Error) => { throw new Error(`${PHOTO_UNREADABLE}: ${err.message}`); });
+    const { data } = await src
+      .resize(w, h, { kernel: 'lanczos3', fit: 'fill' })
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true })
+      .catch((err: Error) => {
+        throw new Error(`${PHOTO_UNREADABLE}: ${err.message}`);
+      });
     src = sharp(data, { raw: { width: w, height: h, channels: 3 } });
   }
   const upscaled = await neural(src, w, h, 'medium', 4);

@@ -37,7 +37,10 @@ export function cpuPool(env: Readonly<Record<string, string | undefined>> = {}):
 }
 
 /** Run a pure handler (`<category>/<name>[#export]`) in the pool; a generated file comes back as a FileOutput. */
-export async function runPure(task: CpuTask, options: { signal?: AbortSignal; taskMs?: number; env?: Readonly<Record<string, string | undefined>> } = {}): Promise<unknown> {
+export async function runPure(
+  task: CpuTask,
+  options: { signal?: AbortSignal; taskMs?: number; env?: Readonly<Record<string, string | undefined>> } = {},
+): Promise<unknown> {
   const result = await cpuPool(options.env).run<CpuResult>(task, options);
   if ('file' in result) {
     const { data, ext, contentType } = result.file;

@@ -8,6 +8,8 @@ import type { TaskEnvelope } from '../workers/task.js';
  * twice (FileOutput and ApiError no longer `instanceof` themselves). So this entry
  * registers the ESM hooks and loads everything else as ESM. Built JavaScript needs nothing.
  */
-const task = (import.meta.url.endsWith('.ts') ? import('tsx/esm/api').then(({ register }) => void register()) : Promise.resolve()).then(() => import('./cpu-task.js'));
+const task = (import.meta.url.endsWith('.ts') ? import('tsx/esm/api').then(({ register }) => void register()) : Promise.resolve()).then(
+  () => import('./cpu-task.js'),
+);
 
 export default async (envelope: TaskEnvelope) => (await task).default(envelope);

@@ -32,8 +32,7 @@ const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
 /** The well-known NAT64 prefix; its IPv4 sits in the last 32 bits. */
 const NAT64_WELL_KNOWN = ipaddr.parseCIDR('64:ff9b::/96') as [ipaddr.IPv6, number];
 
-const v4FromWords = (high: number, low: number) =>
-  new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+const v4FromWords = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
 
 /** The IPv4 addresses an IPv6 address delivers to, for the transition forms that embed one. */
 function embeddedIPv4(address: ipaddr.IPv6, range: string): ipaddr.IPv4[] | undefined {
@@ -90,8 +89,7 @@ export function isIpLiteral(host: string): boolean {
   return ipaddr.isValid(stripBrackets(host));
 }
 
-export const stripBrackets = (host: string) =>
-  host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+export const stripBrackets = (host: string) => (host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host);
 
 /** The canonical text and family of an IP literal, e.g. `0x7f.1` → 127.0.0.1, family 4. */
 export function canonicalIp(host: string): { address: string; family: 4 | 6 } {

@@ -30,8 +30,7 @@ type CreateConnection = (options: object, callback?: (error: Error | null, socke
  */
 function forceLookup<A extends http.Agent>(agent: A, lookup: LookupFunction): A {
   const create = (agent as unknown as { createConnection: CreateConnection }).createConnection.bind(agent);
-  (agent as unknown as { createConnection: CreateConnection }).createConnection = (options, callback) =>
-    create({ ...options, lookup }, callback);
+  (agent as unknown as { createConnection: CreateConnection }).createConnection = (options, callback) => create({ ...options, lookup }, callback);
   return agent;
 }
 

@@ -99,9 +99,7 @@ export interface HttpClientOptions {
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 const RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
-const RETRY_ERROR_CODES = new Set([
-  'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'ENETUNREACH', 'EAI_AGAIN', 'EHOSTUNREACH',
-]);
+const RETRY_ERROR_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'ENETUNREACH', 'EAI_AGAIN', 'EHOSTUNREACH']);
 const MAX_REDIRECTS = 5;
 
 /** A non-2xx answer, kept apart from network errors so it can be retried and described. */

@@ -69,8 +69,7 @@ export function createSsrfGuard(options: GuardOptions): SsrfGuard {
   const addressProblem = options.addressProblem ?? nonPublicReason;
 
   /** Resolve a URL hostname; resolver errors propagate as they are. */
-  const resolve = async (host: string): Promise<ResolvedAddress[]> =>
-    isIpLiteral(host) ? [canonicalIp(host)] : resolver(host);
+  const resolve = async (host: string): Promise<ResolvedAddress[]> => (isIpLiteral(host) ? [canonicalIp(host)] : resolver(host));
 
   /** Why `host` with these addresses is refused, or undefined. */
   function refusal(host: string, addresses: ResolvedAddress[]): string | undefined {

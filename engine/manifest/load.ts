@@ -89,7 +89,8 @@ export function loadManifestFile(file: string, rel: string, sources?: Sources): 
   if (family === undefined) return [normalise(check(raw, rel), rel, dir)];
   // a family template is only whole once expanded: check its family section now, each item below
   const validateFamily = validatorsFor().family;
-  if (!validateFamily(family)) throw new ManifestError(rel, ...describe({ ...validateFamily.errors![0], instancePath: `/family${validateFamily.errors![0].instancePath}` }));
+  if (!validateFamily(family))
+    throw new ManifestError(rel, ...describe({ ...validateFamily.errors![0], instancePath: `/family${validateFamily.errors![0].instancePath}` }));
   const manifest = raw as Manifest;
   let items: Record<string, unknown>[];
   try {
@@ -116,8 +117,7 @@ function check(raw: unknown, rel: string): Manifest {
   const method = manifest.method ?? 'GET';
   for (const [name, spec] of Object.entries(manifest.params ?? {})) {
     if (spec.in === 'file' && method === 'GET') throw new ManifestError(rel, `params.${name}.in`, 'file params need POST');
-    if (spec.in === 'path' && !manifest.path.includes(`:${name}`))
-      throw new ManifestError(rel, `params.${name}.in`, `path has no :${name} segment`);
+    if (spec.in === 'path' && !manifest.path.includes(`:${name}`)) throw new ManifestError(rel, `params.${name}.in`, `path has no :${name} segment`);
   }
   for (const segment of manifest.path.match(/:[A-Za-z_]+/g) ?? []) {
     const name = segment.slice(1);

@@ -71,7 +71,10 @@ export interface Example {
   env?: Record<string, string>;
   fixtures?: Fixture[];
   expect: {
-    status?: number; error?: string; result?: object; contentType?: string;
+    status?: number;
+    error?: string;
+    result?: object;
+    contentType?: string;
     image?: { format?: string; width?: number; height?: number; hasAlpha?: boolean; pages?: number };
     document?: { type: 'pdf' | 'zip'; minPages?: number; entries?: string[] };
   };

@@ -110,7 +110,10 @@ async function spoolWithCap(tool: Tool, file: string, maxBytes: number): Promise
   } finally {
     clearInterval(watch);
   }
-  const size = await fs.promises.stat(file).then((s) => s.size, () => undefined);
+  const size = await fs.promises.stat(file).then(
+    (s) => s.size,
+    () => undefined,
+  );
   if (size === undefined) throw upstreamError('yt-dlp', 'it wrote no file');
   if (over || size > maxBytes) throw tooLarge(maxBytes)();
 }
@@ -130,7 +133,9 @@ export async function convert(job: ConversionJob, output: { file: string } | { s
   const killAll = () => tools.forEach((t) => t.kill());
   signal.addEventListener('abort', killAll, { once: true });
   const fetcher = (format: YtFormat, file?: string) => {
-    const tool = startTool(settings.ytdlp, fetchArgs(job.infoFile, format.format_id, { proxy: job.proxy?.url, output: file, host: settings.ytdlpHost }), { signal });
+    const tool = startTool(settings.ytdlp, fetchArgs(job.infoFile, format.format_id, { proxy: job.proxy?.url, output: file, host: settings.ytdlpHost }), {
+      signal,
+    });
     tools.push(tool);
     return tool;
   };

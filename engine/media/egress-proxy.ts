@@ -77,7 +77,11 @@ export async function startEgressProxy(guard: SsrfGuard, dial: Dial = directDial
         headers,
         setHost: false,
         // no agent: createConnection is used only when none is given
-        createConnection: (_options, done) => void dial(address, port).then((socket) => done(null, socket), (error: Error) => done(error, undefined as never)),
+        createConnection: (_options, done) =>
+          void dial(address, port).then(
+            (socket) => done(null, socket),
+            (error: Error) => done(error, undefined as never),
+          ),
       },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);

@@ -53,8 +53,16 @@ export function ffmpegArgs(plan: FfmpegPlan): string[] {
 
 /** ffprobe of a local file: what the pipeline needs to decide copy vs transcode and enforce limits. */
 export const ffprobeArgs = (file: string): string[] => [
-  '-hide_banner', '-loglevel', 'error', '-protocol_whitelist', 'file',
-  '-print_format', 'json', '-show_format', '-show_streams', file,
+  '-hide_banner',
+  '-loglevel',
+  'error',
+  '-protocol_whitelist',
+  'file',
+  '-print_format',
+  'json',
+  '-show_format',
+  '-show_streams',
+  file,
 ];
 
 export interface Probe {

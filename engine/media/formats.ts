@@ -29,8 +29,7 @@ const preference = (f: YtFormat) => f.preference ?? 0;
  * The "p" number of a video: its short side, so 720p means 1280x720 and 720x1280
  * alike (portrait TikToks and Shorts); the height when the width is unknown.
  */
-export const lines = (f: { width?: number | null; height?: number | null }): number =>
-  f.width && f.height ? Math.min(f.width, f.height) : (f.height ?? 0);
+export const lines = (f: { width?: number | null; height?: number | null }): number => (f.width && f.height ? Math.min(f.width, f.height) : (f.height ?? 0));
 
 /** The formats of an item; a single-format item (direct links, some extractors) is its own format. */
 export function formatsOf(info: YtInfo): YtFormat[] {
@@ -53,15 +52,37 @@ export function chooseFormats(info: YtInfo, target: Target): Choice | undefined 
   if (target.kind === 'audio') {
     const withAudio = formats.filter(hasAudio);
     // audio-only first (least to download), then the highest bitrate; else the smallest video carrying audio
-    const audioOnly = best(withAudio.filter((f) => !hasVideo(f)), preference, bitrate, preferMp4);
+    const audioOnly = best(
+      withAudio.filter((f) => !hasVideo(f)),
+      preference,
+      bitrate,
+      preferMp4,
+    );
     const pick = audioOnly ?? best(withAudio, preference, (f) => -lines(f), bitrate);
     return pick ? { inputs: [pick] } : undefined;
   }
   const fits = (f: YtFormat) => lines(f) <= target.height;
   const videos = formats.filter(hasVideo);
-  const progressive = best(videos.filter((f) => hasAudio(f) && fits(f)), preference, lines, preferMp4, bitrate);
-  const videoOnly = best(videos.filter((f) => !hasAudio(f) && fits(f)), preference, lines, preferMp4, bitrate);
-  const audio = best(formats.filter((f) => hasAudio(f) && !hasVideo(f)), preference, preferMp4, bitrate);
+  const progressive = best(
+    videos.filter((f) => hasAudio(f) && fits(f)),
+    preference,
+    lines,
+    preferMp4,
+    bitrate,
+  );
+  const videoOnly = best(
+    videos.filter((f) => !hasAudio(f) && fits(f)),
+    preference,
+    lines,
+    preferMp4,
+    bitrate,
+  );
+  const audio = best(
+    formats.filter((f) => hasAudio(f) && !hasVideo(f)),
+    preference,
+    preferMp4,
+    bitrate,
+  );
   if (videoOnly && audio && (!progressive || lines(videoOnly) > lines(progressive))) {
     return { inputs: [videoOnly, audio], height: lines(videoOnly) || undefined };
   }

@@ -53,7 +53,8 @@ export class JobSlots {
       if (released) return;
       released = true;
       const next = this.waiting.shift();
-      if (next) next.grant(); // the slot passes straight to the next waiter
+      if (next)
+        next.grant(); // the slot passes straight to the next waiter
       else this.running--;
     };
   }

@@ -49,7 +49,15 @@ export function proxyDial(proxyUrl: string): Dial {
   return (address, targetPort) =>
     new Promise((resolve, reject) => {
       const authority = `${net.isIPv6(address) ? `[${address}]` : address}:${targetPort}`;
-      const req = client.request({ host, port, method: 'CONNECT', path: authority, headers: { Host: authority, ...authorization }, timeout: DIAL_TIMEOUT_MS, agent: false });
+      const req = client.request({
+        host,
+        port,
+        method: 'CONNECT',
+        path: authority,
+        headers: { Host: authority, ...authorization },
+        timeout: DIAL_TIMEOUT_MS,
+        agent: false,
+      });
       req.once('connect', (res, socket, head) => {
         if (res.statusCode !== 200) {
           socket.destroy();

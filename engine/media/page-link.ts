@@ -18,7 +18,13 @@ export interface PageLinkConfig {
 }
 
 const decodeHtml = (s: string) =>
-  s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#0?39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').trim();
+  s
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#0?39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .trim();
 
 export function compilePageLink(config: PageLinkConfig) {
   const link = new RegExp(config.link, 'i');

@@ -45,13 +45,7 @@ export class MediaService {
   constructor(private readonly setup: Pick<AdapterSetup, 'config' | 'files' | 'http'>) {
     this.settings = mediaSettings(setup.config);
     this.slots = new JobSlots(this.settings.concurrency, this.settings.queue);
-    this.cache = new MediaFileCache(
-      setup.config,
-      setup.files,
-      this.settings.fileTtlS,
-      this.settings.diskQuotaBytes,
-      `${setup.config.publicBaseUrl}/files`,
-    );
+    this.cache = new MediaFileCache(setup.config, setup.files, this.settings.fileTtlS, this.settings.diskQuotaBytes, `${setup.config.publicBaseUrl}/files`);
     this.cache.startJanitor(Math.min(this.settings.fileTtlS * 500, 60_000));
     this.tempDir = setup.files.tempDir;
     this.proxy = startEgressProxy(setup.http.guard, setup.config.env.MEDIA_PROXY ? proxyDial(setup.config.env.MEDIA_PROXY) : undefined);
@@ -154,7 +148,9 @@ export class MediaService {
     for (const [key, entry] of this.infos) if (now - entry.at > INFO_REUSE_MS) this.infos.delete(key);
     let entry = this.infos.get(url);
     if (!entry) {
-      const info = this.egress().then((egress) => runInfo(this.settings.ytdlp, infoArgs(url, { proxy: egress.url, host: this.settings.ytdlpHost }), signal, egress.refusal));
+      const info = this.egress().then((egress) =>
+        runInfo(this.settings.ytdlp, infoArgs(url, { proxy: egress.url, host: this.settings.ytdlpHost }), signal, egress.refusal),
+      );
       entry = { at: now, info, signal };
       this.infos.set(url, entry);
       info.catch(() => this.infos.delete(url)); // failures are not reused
@@ -180,7 +176,10 @@ export class MediaService {
       throw error;
     });
     const ms = this.settings.jobTimeoutMs;
-    const timer = setTimeout(() => controller.abort(new ApiError(504, 'upstream_timeout', `The media job did not finish within ${Math.round(ms / 1000)} s`)), ms);
+    const timer = setTimeout(
+      () => controller.abort(new ApiError(504, 'upstream_timeout', `The media job did not finish within ${Math.round(ms / 1000)} s`)),
+      ms,
+    );
     let tail: Promise<unknown> | undefined;
     const end = () => {
       clearTimeout(timer);

@@ -115,7 +115,6 @@ export const fetchArgs = (infoFile: string, formatId: string, options: { proxy?:
   options.output ?? '-',
 ];
 
-
 /** Run yt-dlp with `args` and parse its single JSON document; `refusal` says whether the egress proxy refused a connection. */
 export async function runInfo(bin: string, args: string[], signal: AbortSignal, refusal: () => string | undefined = () => undefined): Promise<YtInfo> {
   let out: string;

@@ -21,7 +21,8 @@ export function metricsBuiltins(config: Config, metrics: EngineMetrics): Builtin
       async handle({ ctx }) {
         if (token) {
           const presented = bearerToken(ctx.get('Authorization'));
-          if (presented === undefined || !secretEquals(presented, token)) throw new ApiError(403, 'forbidden', 'This route requires Authorization: Bearer <METRICS_TOKEN>');
+          if (presented === undefined || !secretEquals(presented, token))
+            throw new ApiError(403, 'forbidden', 'This route requires Authorization: Bearer <METRICS_TOKEN>');
         }
         const { body, contentType } = await metrics.scrape();
         return { type: 'binary', contentType, body: Buffer.from(body), headers: { 'Cache-Control': 'no-store' } };

@@ -18,9 +18,32 @@ const IDLE_MS = 10 * 60 * 1000;
 
 /** Two-letter codes clients send, for the languages that have a tesseract.js data package. */
 const ISO_639_1: Record<string, string> = {
-  ar: 'ara', bn: 'ben', de: 'deu', el: 'ell', en: 'eng', es: 'spa', fa: 'fas', fr: 'fra', he: 'heb', hi: 'hin',
-  id: 'ind', it: 'ita', ja: 'jpn', ko: 'kor', ms: 'msa', nl: 'nld', pl: 'pol', pt: 'por', ru: 'rus', sv: 'swe',
-  th: 'tha', tr: 'tur', uk: 'ukr', ur: 'urd', vi: 'vie', zh: 'chi_sim',
+  ar: 'ara',
+  bn: 'ben',
+  de: 'deu',
+  el: 'ell',
+  en: 'eng',
+  es: 'spa',
+  fa: 'fas',
+  fr: 'fra',
+  he: 'heb',
+  hi: 'hin',
+  id: 'ind',
+  it: 'ita',
+  ja: 'jpn',
+  ko: 'kor',
+  ms: 'msa',
+  nl: 'nld',
+  pl: 'pol',
+  pt: 'por',
+  ru: 'rus',
+  sv: 'swe',
+  th: 'tha',
+  tr: 'tur',
+  uk: 'ukr',
+  ur: 'urd',
+  vi: 'vie',
+  zh: 'chi_sim',
 };
 
 /** Tesseract's language code for what a client sent (`en`, `eng`, `chi_sim`). */
@@ -49,7 +72,10 @@ export function installedLanguages(): string[] {
   } catch {
     return [];
   }
-  return fs.readdirSync(scope).filter((code) => dataPackage(code)).sort();
+  return fs
+    .readdirSync(scope)
+    .filter((code) => dataPackage(code))
+    .sort();
 }
 
 export interface OcrLine {
@@ -77,10 +103,12 @@ let hooked = false;
 async function closeAll(): Promise<void> {
   const all = [...workers.values()];
   workers.clear();
-  await Promise.allSettled(all.map(async (w) => {
-    clearTimeout(w.idle);
-    await (await w.worker).terminate();
-  }));
+  await Promise.allSettled(
+    all.map(async (w) => {
+      clearTimeout(w.idle);
+      await (await w.worker).terminate();
+    }),
+  );
 }
 
 function warmWorker(code: string, data: LanguageData): Warm {

@@ -35,7 +35,12 @@ export async function printPdf(setup: AdapterSetup, call: Call, request: PdfRequ
       });
       if (request.url && !response) throw upstreamError('page', 'no response');
       await page.emulateMedia({ media: 'print' });
-      return await page.pdf({ format: request.paper, landscape: request.landscape, printBackground: request.background, margin: { top: '12mm', bottom: '12mm', left: '10mm', right: '10mm' } });
+      return await page.pdf({
+        format: request.paper,
+        landscape: request.landscape,
+        printBackground: request.background,
+        margin: { top: '12mm', bottom: '12mm', left: '10mm', right: '10mm' },
+      });
     } finally {
       call.signal.removeEventListener('abort', abort);
     }

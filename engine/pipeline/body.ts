@@ -54,18 +54,28 @@ export class BodyParsers {
     const types = endpoint.body;
     const matched = types.find((t) => ctx.is(t === 'form' ? 'urlencoded' : t));
     if (!matched) {
-      throw new ApiError(415, 'unsupported_media_type', types.length ? `Send the body as ${types.map((t) => TYPE_NAMES[t]).join(' or ')}` : 'This endpoint takes no request body');
+      throw new ApiError(
+        415,
+        'unsupported_media_type',
+        types.length ? `Send the body as ${types.map((t) => TYPE_NAMES[t]).join(' or ')}` : 'This endpoint takes no request body',
+      );
     }
     const encoding = (ctx.get('Content-Encoding') || 'identity').trim().toLowerCase();
     if (matched === 'multipart' ? encoding !== 'identity' : !DECODED.has(encoding)) {
       const accepted = matched === 'multipart' ? 'none (identity)' : [...DECODED].join(', ');
-      throw new ApiError(415, 'unsupported_media_type', `Content-Encoding ${encoding} is not supported for ${TYPE_NAMES[matched]} bodies (accepted: ${accepted})`);
+      throw new ApiError(
+        415,
+        'unsupported_media_type',
+        `Content-Encoding ${encoding} is not supported for ${TYPE_NAMES[matched]} bodies (accepted: ${accepted})`,
+      );
     }
     // the client held the body back until told it is wanted (http-server.ts, checkContinue)
     if (/^100-continue$/i.test(ctx.get('Expect'))) ctx.res.writeContinue();
     if (matched === 'multipart') return this.#multipart(ctx, endpoint, gate);
     const limit = endpoint.limits.bodyBytes ?? this.config.bodyMaxBytes;
-    await (await this.parserFor(limit, endpoint.limits.bodyBytes !== undefined))(ctx, async () => {});
+    await (
+      await this.parserFor(limit, endpoint.limits.bodyBytes !== undefined)
+    )(ctx, async () => {});
     const body = ctx.request.body;
     if (nestedDeeperThan(body, JSON_MAX_DEPTH)) throw invalidBody(`nested deeper than ${JSON_MAX_DEPTH} levels`);
   }
@@ -132,7 +142,11 @@ export class BodyParsers {
     try {
       parsed = (await form.parse(ctx.req)) as unknown as typeof parsed;
     } catch (err) {
-      throw bodyError(err, () => (isFieldOverflow(err) ? payloadTooLarge(fieldLimit, 'The form fields', endpoint.limits.bodyBytes !== undefined ? "this endpoint's limits.bodyBytes" : 'BODY_MAX_BYTES') : payloadTooLarge(this.config.uploadMaxBytes, 'The upload', 'UPLOAD_MAX_BYTES')));
+      throw bodyError(err, () =>
+        isFieldOverflow(err)
+          ? payloadTooLarge(fieldLimit, 'The form fields', endpoint.limits.bodyBytes !== undefined ? "this endpoint's limits.bodyBytes" : 'BODY_MAX_BYTES')
+          : payloadTooLarge(this.config.uploadMaxBytes, 'The upload', 'UPLOAD_MAX_BYTES'),
+      );
     }
     const [fields, uploaded] = parsed;
     ctx.request.body = Object.fromEntries(Object.entries(fields).flatMap(([k, v]) => (v === undefined ? [] : [[k, v.length === 1 ? v[0] : v]])));

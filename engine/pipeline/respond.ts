@@ -32,6 +32,10 @@ export function respond(ctx: Context, config: Config, output: Output): void | Pr
 
 /** attachment; filename="safe ascii"; filename*=UTF-8''full (RFC 6266). */
 export function contentDisposition(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\/]/g, '_').slice(0, 150) || 'download';
+  const ascii =
+    filename
+      .replace(/[^\x20-\x7e]/g, '_')
+      .replace(/["\\/]/g, '_')
+      .slice(0, 150) || 'download';
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename.replace(/[\\/]/g, '_'))}`;
 }

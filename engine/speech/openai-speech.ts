@@ -12,14 +12,16 @@ export interface SpeechRequest {
 }
 
 /** Is a speech server configured (TTS_BASE_URL)? */
-export const speechConfigured = (setup: Pick<AdapterSetup, 'upstreams'>): boolean =>
-  !setup.upstreams.unavailable(SPEECH_UPSTREAM);
+export const speechConfigured = (setup: Pick<AdapterSetup, 'upstreams'>): boolean => !setup.upstreams.unavailable(SPEECH_UPSTREAM);
 
 /**
  * POST /audio/speech (OpenAI's text-to-speech API, which self-hosted servers copy):
  * the MP3 bytes, with the model and voice used.
  */
-export async function speakRemote(setup: Pick<AdapterSetup, 'upstreams' | 'http' | 'config'>, request: SpeechRequest): Promise<{ audio: Buffer; model: string; voice: string }> {
+export async function speakRemote(
+  setup: Pick<AdapterSetup, 'upstreams' | 'http' | 'config'>,
+  request: SpeechRequest,
+): Promise<{ audio: Buffer; model: string; voice: string }> {
   const env = setup.config.env;
   const model = env.TTS_MODEL || 'tts-1';
   const voice = request.voice || env.TTS_VOICE || 'alloy';

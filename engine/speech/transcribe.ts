@@ -18,11 +18,14 @@ export const LOCAL_NOTE =
 
 type Setup = Pick<AdapterSetup, 'upstreams' | 'http' | 'config'>;
 
-export const transcriptionConfigured = (setup: Pick<AdapterSetup, 'upstreams'>): boolean =>
-  !setup.upstreams.unavailable(TRANSCRIPTION_UPSTREAM);
+export const transcriptionConfigured = (setup: Pick<AdapterSetup, 'upstreams'>): boolean => !setup.upstreams.unavailable(TRANSCRIPTION_UPSTREAM);
 
 /** POST /audio/transcriptions with the audio file (multipart, encoded by the platform's FormData). */
-export async function transcribeRemote(setup: Setup, file: string, options: { language?: string; signal: AbortSignal }): Promise<{ text: string; model: string; language?: string }> {
+export async function transcribeRemote(
+  setup: Setup,
+  file: string,
+  options: { language?: string; signal: AbortSignal },
+): Promise<{ text: string; model: string; language?: string }> {
   const model = setup.config.env.STT_MODEL || 'whisper-1';
   const form = new FormData();
   form.set('file', new Blob([await fs.promises.readFile(file)], { type: 'audio/mpeg' }), 'audio.mp3');
@@ -51,5 +54,9 @@ export async function transcribeLocal(setup: Pick<AdapterSetup, 'config'>, wav: 
   } catch (error) {
     toolError(signal, 'pocketsphinx', 'the speech could not be recognised', error);
   }
-  return out.split('\n').map((line) => line.trim()).filter(Boolean).join(' ');
+  return out
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join(' ');
 }

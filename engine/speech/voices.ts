@@ -22,7 +22,16 @@ export interface Voice {
 }
 
 const FESTIVAL_VOICES = '/usr/share/festival/voices';
-const FESTIVAL_LANGUAGES: Record<string, string> = { us: 'en-us', english: 'en-gb', spanish: 'es', welsh: 'cy', finnish: 'fi', czech: 'cs', russian: 'ru', italian: 'it' };
+const FESTIVAL_LANGUAGES: Record<string, string> = {
+  us: 'en-us',
+  english: 'en-gb',
+  spanish: 'es',
+  welsh: 'cy',
+  finnish: 'fi',
+  czech: 'cs',
+  russian: 'ru',
+  italian: 'it',
+};
 const SAFE_NAME = /^[A-Za-z0-9_.+-]{1,64}$/;
 
 async function festivalVoices(env: Readonly<Record<string, string>>): Promise<Voice[]> {

@@ -2,8 +2,13 @@
  * Spotify Web API objects as the endpoints answer them: flat fields bots read
  * (title, artist, url, thumbnail, duration) plus Spotify's ids and links.
  */
-interface Image { url?: string; width?: number | null }
-interface Artist { name?: string }
+interface Image {
+  url?: string;
+  width?: number | null;
+}
+interface Artist {
+  name?: string;
+}
 export interface SpotifyTrack {
   id?: string;
   name?: string;
@@ -26,8 +31,7 @@ export interface SpotifyPlaylist {
 }
 
 /** The largest picture (Spotify lists the widest first, but not on every object). */
-export const largest = (images?: Image[] | null): string | null =>
-  [...(images ?? [])].sort((a, b) => (b.width ?? 0) - (a.width ?? 0))[0]?.url ?? null;
+export const largest = (images?: Image[] | null): string | null => [...(images ?? [])].sort((a, b) => (b.width ?? 0) - (a.width ?? 0))[0]?.url ?? null;
 
 const minSec = (ms: number) => `${Math.floor(ms / 60000)}:${String(Math.floor((ms % 60000) / 1000)).padStart(2, '0')}`;
 
@@ -36,7 +40,10 @@ export function track(t: SpotifyTrack) {
   return {
     id: t.id,
     title: t.name,
-    artist: (t.artists ?? []).map((a) => a.name).filter(Boolean).join(', '),
+    artist: (t.artists ?? [])
+      .map((a) => a.name)
+      .filter(Boolean)
+      .join(', '),
     album: t.album?.name ?? null,
     release_date: t.album?.release_date ?? null,
     duration: Math.round(ms / 1000),

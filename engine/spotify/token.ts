@@ -58,7 +58,13 @@ export async function spotifyApi<T>(setup: AdapterSetup, path: string, query: Re
  * One page of the Web API's search for `type` (track, playlist…): its items without the
  * null entries Spotify puts where it withholds one. A missing list is an upstream error.
  */
-export async function spotifySearch<T extends { id?: string }>(setup: AdapterSetup, type: 'track' | 'playlist', q: string, limit: number, signal?: AbortSignal): Promise<T[]> {
+export async function spotifySearch<T extends { id?: string }>(
+  setup: AdapterSetup,
+  type: 'track' | 'playlist',
+  q: string,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<T[]> {
   const answer = await spotifyApi<Record<string, { items?: (T | null)[] } | undefined>>(setup, '/search', { q, type, limit }, signal);
   const items = answer?.[`${type}s`]?.items;
   if (!Array.isArray(items)) throw upstreamError('spotify-api', `no ${type}s list in the answer`);

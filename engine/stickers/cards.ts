@@ -13,11 +13,19 @@ export type CardType = (typeof CARD_TYPES)[number];
 export const CARD_SIZES: Record<CardType, [number, number]> = { spotify: [800, 300], welcome: [1024, 450], goodbye: [1024, 450], rank: [934, 282] };
 
 export interface CardParams {
-  type: CardType; title: string; text?: string; color?: string; format: ImageFormat;
+  type: CardType;
+  title: string;
+  text?: string;
+  color?: string;
+  format: ImageFormat;
   /** spotify: seconds played and length. */
-  position?: number; duration?: number;
+  position?: number;
+  duration?: number;
   /** rank */
-  level?: number; rank?: number; xp?: number; maxxp?: number;
+  level?: number;
+  rank?: number;
+  xp?: number;
+  maxxp?: number;
 }
 
 const clock = (s: number) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
@@ -25,7 +33,8 @@ const clock = (s: number) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60))
 /** A picture scaled to cover the rectangle, centred. */
 function cover(g: Ctx, image: Canvas, x: number, y: number, w: number, h: number): void {
   const k = Math.max(w / image.width, h / image.height);
-  const sw = w / k, sh = h / k;
+  const sw = w / k,
+    sh = h / k;
   g.drawImage(image, (image.width - sw) / 2, (image.height - sh) / 2, sw, sh, x, y, w, h);
 }
 
@@ -49,43 +58,66 @@ function spotify(g: Ctx, W: number, H: number, p: CardParams, image?: Canvas): v
   if (image) cover(g, image, 30, 30, H - 60, H - 60);
   else {
     const grad = g.createLinearGradient(30, 30, H - 30, H - 30);
-    grad.addColorStop(0, accent); grad.addColorStop(1, '#191414');
+    grad.addColorStop(0, accent);
+    grad.addColorStop(1, '#191414');
     g.fillStyle = grad;
     g.fillRect(30, 30, H - 60, H - 60);
-    g.fillStyle = '#ffffff'; g.font = font(BOLD, 110); g.textAlign = 'center'; g.textBaseline = 'middle';
+    g.fillStyle = '#ffffff';
+    g.font = font(BOLD, 110);
+    g.textAlign = 'center';
+    g.textBaseline = 'middle';
     g.fillText('♪', H / 2, H / 2);
   }
   g.restore();
-  const x = H + 10, w = W - x - 40;
-  g.textAlign = 'left'; g.textBaseline = 'alphabetic';
+  const x = H + 10,
+    w = W - x - 40;
+  g.textAlign = 'left';
+  g.textBaseline = 'alphabetic';
   const title = fitLine(g, p.title, BOLD, w, 44, 22);
-  g.font = font(BOLD, title.size); g.fillStyle = '#ffffff'; g.fillText(title.text, x, 100);
+  g.font = font(BOLD, title.size);
+  g.fillStyle = '#ffffff';
+  g.fillText(title.text, x, 100);
   const artist = fitLine(g, p.text ?? '', BODY, w, 28, 16);
-  g.font = font(BODY, artist.size); g.fillStyle = '#b3b3b3'; g.fillText(artist.text, x, 145);
-  const duration = p.duration ?? 210, position = Math.min(p.position ?? Math.round(duration * 0.35), duration);
+  g.font = font(BODY, artist.size);
+  g.fillStyle = '#b3b3b3';
+  g.fillText(artist.text, x, 145);
+  const duration = p.duration ?? 210,
+    position = Math.min(p.position ?? Math.round(duration * 0.35), duration);
   bar(g, x, 200, w, 8, position / duration, '#4d4d4d', accent);
-  g.font = font(BODY, 20); g.fillStyle = '#b3b3b3';
+  g.font = font(BODY, 20);
+  g.fillStyle = '#b3b3b3';
   g.fillText(clock(position), x, 240);
-  g.textAlign = 'right'; g.fillText(clock(duration), x + w, 240);
+  g.textAlign = 'right';
+  g.fillText(clock(duration), x + w, 240);
 }
 
 function banner(g: Ctx, W: number, H: number, p: CardParams, image?: Canvas): void {
   const accent = p.color ?? (p.type === 'goodbye' ? '#ef4444' : '#6366f1');
   const grad = g.createLinearGradient(0, 0, W, H);
-  grad.addColorStop(0, '#0f172a'); grad.addColorStop(1, accent);
+  grad.addColorStop(0, '#0f172a');
+  grad.addColorStop(1, accent);
   g.fillStyle = grad;
   roundRect(g, 0, 0, W, H, 32);
   g.fill();
-  const r = 90, cy = 130;
-  g.beginPath(); g.arc(W / 2, cy, r + 8, 0, Math.PI * 2); g.fillStyle = '#ffffff'; g.fill();
+  const r = 90,
+    cy = 130;
+  g.beginPath();
+  g.arc(W / 2, cy, r + 8, 0, Math.PI * 2);
+  g.fillStyle = '#ffffff';
+  g.fill();
   avatar(g, image, W / 2, cy, r, p.title, nameColor(p.title));
-  g.textAlign = 'center'; g.textBaseline = 'alphabetic'; g.fillStyle = '#ffffff';
+  g.textAlign = 'center';
+  g.textBaseline = 'alphabetic';
+  g.fillStyle = '#ffffff';
   g.font = font(BOLD, 56);
   g.fillText(p.type === 'goodbye' ? 'GOODBYE' : 'WELCOME', W / 2, 300);
   const name = fitLine(g, p.title, BOLD, W - 120, 40, 18);
-  g.font = font(BOLD, name.size); g.fillText(name.text, W / 2, 355);
+  g.font = font(BOLD, name.size);
+  g.fillText(name.text, W / 2, 355);
   const line = fitLine(g, p.text ?? '', BODY, W - 120, 28, 14);
-  g.font = font(BODY, line.size); g.fillStyle = '#e2e8f0'; g.fillText(line.text, W / 2, 400);
+  g.font = font(BODY, line.size);
+  g.fillStyle = '#e2e8f0';
+  g.fillText(line.text, W / 2, 400);
 }
 
 function rankCard(g: Ctx, W: number, H: number, p: CardParams, image?: Canvas): void {
@@ -97,35 +129,55 @@ function rankCard(g: Ctx, W: number, H: number, p: CardParams, image?: Canvas): 
   roundRect(g, 20, 20, W - 40, H - 40, 18);
   g.fill();
   avatar(g, image, 141, H / 2, 80, p.title, nameColor(p.title));
-  const x = 260, w = W - x - 50;
-  const level = p.level ?? 1, rank = p.rank ?? 1, maxxp = Math.max(1, p.maxxp ?? 100), xp = Math.min(p.xp ?? 0, maxxp);
+  const x = 260,
+    w = W - x - 50;
+  const level = p.level ?? 1,
+    rank = p.rank ?? 1,
+    maxxp = Math.max(1, p.maxxp ?? 100),
+    xp = Math.min(p.xp ?? 0, maxxp);
   g.textBaseline = 'alphabetic';
   g.textAlign = 'right';
-  g.font = font(BOLD, 52); g.fillStyle = accent;
+  g.font = font(BOLD, 52);
+  g.fillStyle = accent;
   const levelText = String(level);
   g.fillText(levelText, W - 50, 90);
   const levelW = g.measureText(levelText).width;
-  g.font = font(BODY, 24); g.fillStyle = accent; g.fillText('LEVEL', W - 58 - levelW, 90);
+  g.font = font(BODY, 24);
+  g.fillStyle = accent;
+  g.fillText('LEVEL', W - 58 - levelW, 90);
   const levelLabelW = g.measureText('LEVEL').width;
-  g.font = font(BOLD, 52); g.fillStyle = '#ffffff';
+  g.font = font(BOLD, 52);
+  g.fillStyle = '#ffffff';
   const rankText = `#${rank}`;
   const rankRight = W - 90 - levelW - levelLabelW;
   g.fillText(rankText, rankRight, 90);
   const rankW = g.measureText(rankText).width;
-  g.font = font(BODY, 24); g.fillText('RANK', rankRight - rankW - 8, 90);
+  g.font = font(BODY, 24);
+  g.fillText('RANK', rankRight - rankW - 8, 90);
   g.textAlign = 'left';
   const name = fitLine(g, p.title, BOLD, w * 0.6, 40, 18);
-  g.font = font(BOLD, name.size); g.fillStyle = '#ffffff'; g.fillText(name.text, x, 165);
+  g.font = font(BOLD, name.size);
+  g.fillStyle = '#ffffff';
+  g.fillText(name.text, x, 165);
   if (p.text) {
     const sub = fitLine(g, p.text, BODY, w * 0.6, 22, 12);
-    g.font = font(BODY, sub.size); g.fillStyle = '#9ca3af'; g.fillText(sub.text, x, 130);
+    g.font = font(BODY, sub.size);
+    g.fillStyle = '#9ca3af';
+    g.fillText(sub.text, x, 130);
   }
-  g.textAlign = 'right'; g.font = font(BODY, 24); g.fillStyle = '#9ca3af';
+  g.textAlign = 'right';
+  g.font = font(BODY, 24);
+  g.fillStyle = '#9ca3af';
   g.fillText(`${xp} / ${maxxp} XP`, W - 50, 165);
   bar(g, x, 185, w, 36, xp / maxxp, '#484b4e', accent);
 }
 
-const DRAW: Record<CardType, (g: Ctx, W: number, H: number, p: CardParams, image?: Canvas) => void> = { spotify, welcome: banner, goodbye: banner, rank: rankCard };
+const DRAW: Record<CardType, (g: Ctx, W: number, H: number, p: CardParams, image?: Canvas) => void> = {
+  spotify,
+  welcome: banner,
+  goodbye: banner,
+  rank: rankCard,
+};
 
 export async function renderCard(p: CardParams, image?: Canvas): Promise<RenderResult> {
   stickerFonts();

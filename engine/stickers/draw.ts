@@ -31,7 +31,10 @@ export function wrap(g: Ctx, text: string, width: number): string[] {
     let line = '';
     for (const word of paragraph.split(/\s+/).filter(Boolean)) {
       const candidate = line ? `${line} ${word}` : word;
-      if (g.measureText(candidate).width <= width) { line = candidate; continue; }
+      if (g.measureText(candidate).width <= width) {
+        line = candidate;
+        continue;
+      }
       if (line) lines.push(line);
       line = word;
       // a word wider than the line goes over several, cut by grapheme
@@ -86,7 +89,13 @@ export function avatar(g: Ctx, image: Canvas | undefined, cx: number, cy: number
   g.restore();
 }
 
-const initials = (name: string) => name.split(/\s+/).filter(Boolean).slice(0, 2).map((w) => [...w][0]!.toUpperCase()).join('') || '?';
+const initials = (name: string) =>
+  name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((w) => [...w][0]!.toUpperCase())
+    .join('') || '?';
 
 /** A stable, readable colour per name (as chat apps colour their members). */
 export function nameColor(name: string): string {

@@ -9,26 +9,34 @@ import { avatar, BODY, BOLD, font, nameColor, roundRect, stickerFonts, wrap } fr
  * wrapped message, laid out at 512 px wide and scaled into a 512×512 transparent square.
  */
 const SIDE = 512;
-const AVATAR = 34, GAP = 10, PAD = 18, RADIUS = 22;
+const AVATAR = 34,
+  GAP = 10,
+  PAD = 18,
+  RADIUS = 22;
 
 export async function renderQuote(p: { text: string; name: string; color: string; format: ImageFormat }, photo?: Canvas): Promise<RenderResult> {
   stickerFonts();
   const measure = createCanvas(1, 1).getContext('2d');
-  const bubbleX = AVATAR * 2 + GAP, maxText = SIDE - bubbleX - PAD * 2;
+  const bubbleX = AVATAR * 2 + GAP,
+    maxText = SIDE - bubbleX - PAD * 2;
   // long messages get a smaller type so they stay a sticker, not a page
-  let size = 26, lines: string[] = [];
+  let size = 26,
+    lines: string[] = [];
   for (; size >= 14; size -= 2) {
     measure.font = font(BODY, size);
     lines = wrap(measure, p.text, maxText);
     if (lines.length * size * 1.3 <= SIDE * 1.6) break;
   }
-  const lineHeight = size * 1.3, nameSize = Math.round(size * 0.9);
+  const lineHeight = size * 1.3,
+    nameSize = Math.round(size * 0.9);
   measure.font = font(BOLD, nameSize);
   const nameWidth = Math.min(measure.measureText(p.name).width, maxText);
   measure.font = font(BODY, size);
   const textWidth = Math.max(nameWidth, ...lines.map((l) => measure.measureText(l).width));
-  const bubbleW = Math.ceil(textWidth + PAD * 2), bubbleH = Math.ceil(PAD * 2 + nameSize * 1.4 + lines.length * lineHeight);
-  const contentW = bubbleX + bubbleW, contentH = Math.max(bubbleH, AVATAR * 2);
+  const bubbleW = Math.ceil(textWidth + PAD * 2),
+    bubbleH = Math.ceil(PAD * 2 + nameSize * 1.4 + lines.length * lineHeight);
+  const contentW = bubbleX + bubbleW,
+    contentH = Math.max(bubbleH, AVATAR * 2);
 
   const canvas = createCanvas(SIDE, SIDE);
   const g = canvas.getContext('2d');

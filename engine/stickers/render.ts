@@ -8,7 +8,9 @@ import { renderCard, type CardParams } from './cards.js';
 /** Worker side: one sticker or card render (called from the render pool's worker). */
 export async function renderSticker(job: StickerJob): Promise<RenderResult> {
   const p = job.params;
-  const text = String(p.text ?? '').replace(/[^\S\n]+/g, ' ').trim();
+  const text = String(p.text ?? '')
+    .replace(/[^\S\n]+/g, ' ')
+    .trim();
   const size = typeof p.size === 'number' ? p.size : 512;
   const font = typeof p.font === 'string' ? p.font : 'luckiest-guy';
   const format = (p.format as ImageFormat | undefined) ?? 'png';

@@ -19,7 +19,9 @@ export async function stickerOutput(setup: AdapterSetup, call: Call, job: Sticke
   const result = await renderCache()
     .get(hash.digest('hex'), () => renderPool(setup.config.env).render(job))
     .catch((err: Error) => {
-      throw err.message?.startsWith(PHOTO_UNREADABLE) ? invalidParameter(imageParam, `not a supported image, or over ${PHOTO_MAX_PIXELS / 1e6} megapixels`) : err;
+      throw err.message?.startsWith(PHOTO_UNREADABLE)
+        ? invalidParameter(imageParam, `not a supported image, or over ${PHOTO_MAX_PIXELS / 1e6} megapixels`)
+        : err;
     });
   return deliver(setup, call, result, name);
 }

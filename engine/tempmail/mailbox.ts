@@ -17,7 +17,8 @@ export function tempMail(config: Config) {
     const split = params.email === undefined && params.username !== undefined;
     if (params.email === undefined && !split) throw missingParameter('email');
     const address = (split ? `${params.username}@${params.domain ?? settings.domain}` : String(params.email)).trim().toLowerCase();
-    if (!address.endsWith(`@${settings.domain}`)) throw invalidParameter(split ? 'domain' : 'email', `must be ${split ? '' : 'an address on '}${settings.domain}`);
+    if (!address.endsWith(`@${settings.domain}`))
+      throw invalidParameter(split ? 'domain' : 'email', `must be ${split ? '' : 'an address on '}${settings.domain}`);
     if (!(await store.exists(address))) throw notFound('No such address, or it expired; generate a new one');
     return address;
   };

@@ -13,16 +13,18 @@ export let obfuscator: typeof import('javascript-obfuscator') | undefined;
 export function obfuscateJs(code: string, param = 'code'): string {
   try {
     obfuscator ??= require('javascript-obfuscator') as typeof import('javascript-obfuscator');
-    return obfuscator.obfuscate(code, {
-      compact: true,
-      controlFlowFlattening: true,
-      controlFlowFlatteningThreshold: 0.5,
-      stringArray: true,
-      stringArrayEncoding: ['base64'],
-      stringArrayThreshold: 1,
-      identifierNamesGenerator: 'hexadecimal',
-      renameGlobals: false,
-    }).getObfuscatedCode();
+    return obfuscator
+      .obfuscate(code, {
+        compact: true,
+        controlFlowFlattening: true,
+        controlFlowFlatteningThreshold: 0.5,
+        stringArray: true,
+        stringArrayEncoding: ['base64'],
+        stringArrayThreshold: 1,
+        identifierNamesGenerator: 'hexadecimal',
+        renameGlobals: false,
+      })
+      .getObfuscatedCode();
   } catch (err) {
     throw invalidParameter(param, `is not valid JavaScript (${(err as Error).message.split('\n')[0]})`);
   }

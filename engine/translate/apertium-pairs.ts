@@ -39,4 +39,3 @@ export function findPair(pairs: Pair[], from: string, to: Language): Pair | unde
   }
   return undefined;
 }
-

@@ -41,7 +41,10 @@ export class ApertiumServer {
   pairs(signal: AbortSignal): Promise<Pair[]> {
     this.pairList ??= this.start().then(async ({ base }) => {
       const data = await this.http.upstreamJson<{ responseData?: { sourceLanguage: string; targetLanguage: string }[] }>({
-        upstream: NAME, url: `${base}/listPairs`, timeoutMs: 10_000, signal,
+        upstream: NAME,
+        url: `${base}/listPairs`,
+        timeoutMs: 10_000,
+        signal,
       });
       return (data.responseData ?? []).map((p) => ({ from: p.sourceLanguage, to: p.targetLanguage }));
     });
@@ -99,21 +102,28 @@ export class ApertiumServer {
     const port = await freePort();
     const modes = this.env.APERTIUM_MODES_DIR || '/usr/share/apertium/modes';
     // stdout is not read: APY logs to stderr, which startTool keeps the tail of
-    const tool = startTool(binaryPath('apertium-apy', this.env), ['-p', String(port), '-m', String(MAX_IDLE_S), modes], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const tool = startTool(binaryPath('apertium-apy', this.env), ['-p', String(port), '-m', String(MAX_IDLE_S), modes], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     const base = `http://127.0.0.1:${port}`;
     let exited = false;
-    tool.exited.catch(() => undefined).finally(() => {
-      exited = true;
-      // a server that died is started again by the next call
-      if (this.running && this.runningTool === tool) {
-        this.running = undefined;
-        this.pairList = undefined;
-      }
-    });
+    tool.exited
+      .catch(() => undefined)
+      .finally(() => {
+        exited = true;
+        // a server that died is started again by the next call
+        if (this.running && this.runningTool === tool) {
+          this.running = undefined;
+          this.pairList = undefined;
+        }
+      });
     this.runningTool = tool;
     const deadline = Date.now() + READY_TIMEOUT_MS;
     while (!exited && Date.now() < deadline) {
-      const ready = await fetch(`${base}/listPairs`).then((r) => r.ok, () => false);
+      const ready = await fetch(`${base}/listPairs`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ready) return { base, tool };
       await new Promise((r) => setTimeout(r, 150));
     }

@@ -94,6 +94,15 @@ async function aiTranslate(setup: Setup, request: TranslateRequest): Promise<str
     `with the code ${languageTag(request.to)}. Reply with the translation only, keeping formatting, names and meaning.`;
   return complete(
     { upstreams: setup.upstreams },
-    { route, messages: [{ role: 'system', content: system }, { role: 'user', content: request.text }], temperature: 0.2, timeoutMs: request.timeoutMs, signal: request.signal },
+    {
+      route,
+      messages: [
+        { role: 'system', content: system },
+        { role: 'user', content: request.text },
+      ],
+      temperature: 0.2,
+      timeoutMs: request.timeoutMs,
+      signal: request.signal,
+    },
   );
 }

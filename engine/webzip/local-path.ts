@@ -9,13 +9,27 @@ import path from 'node:path';
  */
 const SAFE = /[^A-Za-z0-9._-]+/g;
 const EXT_BY_TYPE: Record<string, string> = {
-  'text/css': '.css', 'text/javascript': '.js', 'application/javascript': '.js', 'image/png': '.png', 'image/jpeg': '.jpg',
-  'image/gif': '.gif', 'image/webp': '.webp', 'image/svg+xml': '.svg', 'image/x-icon': '.ico', 'image/vnd.microsoft.icon': '.ico',
-  'font/woff2': '.woff2', 'font/woff': '.woff', 'font/ttf': '.ttf', 'font/otf': '.otf',
+  'text/css': '.css',
+  'text/javascript': '.js',
+  'application/javascript': '.js',
+  'image/png': '.png',
+  'image/jpeg': '.jpg',
+  'image/gif': '.gif',
+  'image/webp': '.webp',
+  'image/svg+xml': '.svg',
+  'image/x-icon': '.ico',
+  'image/vnd.microsoft.icon': '.ico',
+  'font/woff2': '.woff2',
+  'font/woff': '.woff',
+  'font/ttf': '.ttf',
+  'font/otf': '.otf',
 };
 
 export function archivePath(url: URL, contentType: string | undefined, taken: Set<string>): string {
-  const segments = url.pathname.split('/').map((s) => decodeURIComponentSafe(s).replace(SAFE, '_')).filter((s) => s && s !== '.' && s !== '..');
+  const segments = url.pathname
+    .split('/')
+    .map((s) => decodeURIComponentSafe(s).replace(SAFE, '_'))
+    .filter((s) => s && s !== '.' && s !== '..');
   let name = segments.pop() ?? 'index';
   let ext = path.posix.extname(name);
   if (!ext) {

@@ -12,7 +12,14 @@ export type Rewrite = (reference: string) => string | undefined;
 
 /** Attributes that load a resource, by element. Links to other pages (<a href>) stay links. */
 const RESOURCE_ATTRS: Record<string, string[]> = {
-  img: ['src'], script: ['src'], source: ['src'], video: ['poster', 'src'], audio: ['src'], track: ['src'], input: ['src'], embed: ['src'],
+  img: ['src'],
+  script: ['src'],
+  source: ['src'],
+  video: ['poster', 'src'],
+  audio: ['src'],
+  track: ['src'],
+  input: ['src'],
+  embed: ['src'],
 };
 const LINK_RELS = /\b(stylesheet|icon|apple-touch-icon|manifest|preload|modulepreload)\b/i;
 

@@ -29,9 +29,19 @@ export const WEBZIP_LIMITS = {
   parallel: 4,
 };
 
-export interface SiteArchive { zip: Buffer; siteUrl: string; files: number; skipped: number }
+export interface SiteArchive {
+  zip: Buffer;
+  siteUrl: string;
+  files: number;
+  skipped: number;
+}
 
-interface Saved { path: string; url: URL; body: Buffer; css: boolean }
+interface Saved {
+  path: string;
+  url: URL;
+  body: Buffer;
+  css: boolean;
+}
 
 const isCss = (url: URL, contentType?: string) => /text\/css/i.test(contentType ?? '') || url.pathname.endsWith('.css');
 
@@ -67,9 +77,15 @@ export async function archiveSite(setup: AdapterSetup, call: Call, pageUrl: stri
     const worker = async () => {
       while (next < fresh.length) {
         const url = fresh[next++];
-        if (taken.size >= limits.maxFiles || bytes >= limits.maxBytes) { skipped++; continue; }
+        if (taken.size >= limits.maxFiles || bytes >= limits.maxBytes) {
+          skipped++;
+          continue;
+        }
         const got = await fetchUrl(url.href, '*/*').catch(() => undefined);
-        if (!got || bytes + got.body.length > limits.maxBytes || taken.size >= limits.maxFiles) { skipped++; continue; }
+        if (!got || bytes + got.body.length > limits.maxBytes || taken.size >= limits.maxFiles) {
+          skipped++;
+          continue;
+        }
         bytes += got.body.length;
         const saved: Saved = { path: archivePath(url, got.contentType, taken), url, body: got.body, css: isCss(url, got.contentType) };
         byUrl.set(url.href, saved);
@@ -83,17 +99,23 @@ export async function archiveSite(setup: AdapterSetup, call: Call, pageUrl: stri
   const base = new URL(siteUrl);
   let level = await fetchLevel(refs.map((r) => resolve(r, base)).filter((u): u is URL => !!u));
   for (let depth = 1; depth < limits.depth && level.length; depth++) {
-    const wanted = level.flatMap((css) => safeCssRefs(css.body.toString('utf8')).map((r) => resolve(r, css.url)).filter((u): u is URL => !!u));
+    const wanted = level.flatMap((css) =>
+      safeCssRefs(css.body.toString('utf8'))
+        .map((r) => resolve(r, css.url))
+        .filter((u): u is URL => !!u),
+    );
     level = await fetchLevel(wanted);
   }
 
-  const linker = (from: string, base: URL): Rewrite => (ref) => {
-    const url = resolve(ref, base);
-    const saved = url && byUrl.get(url.href);
-    if (!saved) return undefined;
-    const fragment = ref.includes('#') ? ref.slice(ref.indexOf('#')) : '';
-    return relativeLink(from, saved.path) + fragment;
-  };
+  const linker =
+    (from: string, base: URL): Rewrite =>
+    (ref) => {
+      const url = resolve(ref, base);
+      const saved = url && byUrl.get(url.href);
+      if (!saved) return undefined;
+      const fragment = ref.includes('#') ? ref.slice(ref.indexOf('#')) : '';
+      return relativeLink(from, saved.path) + fragment;
+    };
 
   const zip = new yazl.ZipFile();
   // one fixed timestamp: the same site gives the same archive bytes

@@ -124,12 +124,18 @@ export class BoundedPool {
   }
 
   /** Tasks waiting for a worker. */
-  get queueSize(): number { return Math.max(0, this.inFlight - this.threads); }
+  get queueSize(): number {
+    return Math.max(0, this.inFlight - this.threads);
+  }
 
   /** Tasks running and waiting (for /metrics). */
-  get stats(): PoolStats { return { active: Math.min(this.inFlight, this.threads), queued: this.queueSize }; }
+  get stats(): PoolStats {
+    return { active: Math.min(this.inFlight, this.threads), queued: this.queueSize };
+  }
 
-  close(): Promise<void> { return this.pool.destroy(); }
+  close(): Promise<void> {
+    return this.pool.destroy();
+  }
 }
 
 const isOutOfMemory = (err: unknown) => (err as { code?: string } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';

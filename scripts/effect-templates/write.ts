@@ -49,7 +49,7 @@ export function writeTemplates(dir: string, templates: Generated[]): WriteReport
     const owner = ownerOf(path.join(dir, name));
     if (owner?.kind !== 'generated') continue;
     if (owner.edited) report.kept.push(name);
-    else fs.rmSync(path.join(dir, name)), report.removed++;
+    else (fs.rmSync(path.join(dir, name)), report.removed++);
   }
   for (const t of templates) {
     const file = path.join(dir, `${t.slug}.yaml`);
@@ -58,7 +58,7 @@ export function writeTemplates(dir: string, templates: Generated[]): WriteReport
     else if (owner?.kind === 'generated' && owner.edited) report.kept.push(`${t.slug}.yaml`);
     else {
       const text = `${MARKER} (family ${t.family}; digest ${digest(t.body)}).\n${t.body}`;
-      if (!fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== text) fs.writeFileSync(file, text), report.written++;
+      if (!fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== text) (fs.writeFileSync(file, text), report.written++);
     }
   }
   return report;

@@ -10,12 +10,23 @@ import type { Endpoint } from '../../engine/manifest/types.js';
 t.teardown(closeCpuPool);
 
 const endpoint = (extra: Partial<Endpoint> = {}) =>
-  ({ file: 'tools/x.yaml', path: '/api/tools/x', response: 'json', adapter: { kind: 'code', config: { handler: 'tools/reverse' } }, limits: {}, ...extra }) as unknown as Endpoint;
+  ({
+    file: 'tools/x.yaml',
+    path: '/api/tools/x',
+    response: 'json',
+    adapter: { kind: 'code', config: { handler: 'tools/reverse' } },
+    limits: {},
+    ...extra,
+  }) as unknown as Endpoint;
 const call = (params: Record<string, unknown>) => ({ params, signal: new AbortController().signal }) as unknown as Call;
 const setup = (extra: Partial<Endpoint> = {}) =>
-  ({ endpoint: endpoint({ cost: 'cpu', ...extra }), config: { env: {} }, files: { put: async (data: Buffer) => ({ url: `http://files/${data.length}`, size: data.length, sha256: 'h' }) } }) as unknown as AdapterSetup;
+  ({
+    endpoint: endpoint({ cost: 'cpu', ...extra }),
+    config: { env: {} },
+    files: { put: async (data: Buffer) => ({ url: `http://files/${data.length}`, size: data.length, sha256: 'h' }) },
+  }) as unknown as AdapterSetup;
 
-t.test('an endpoint without a cost class gets its adapter kind\'s', async (t) => {
+t.test("an endpoint without a cost class gets its adapter kind's", async (t) => {
   const light = endpoint();
   checkAdapterConfig(light);
   t.equal(light.cost, 'light');
@@ -26,13 +37,16 @@ t.test('an endpoint without a cost class gets its adapter kind\'s', async (t) =>
 
 t.test('a cost: cpu handler runs in a worker with params and options only', async (t) => {
   const file = handlerFile('tools/zz-cpu-test');
-  fs.writeFileSync(file, `import { threadId } from 'node:worker_threads';
+  fs.writeFileSync(
+    file,
+    `import { threadId } from 'node:worker_threads';
 import { FileOutput } from '../types.js';
 import { invalidParameter } from '../../errors.js';
 export const where = (input) => ({ threadId, keys: Object.keys(input).sort(), options: input.options });
 export const file = ({ params }) => new FileOutput(Buffer.from(params.text), 'txt', 'text/plain');
 export const bad = () => { throw invalidParameter('text', 'is not acceptable'); };
-export const spin = () => { for (;;); };\n`);
+export const spin = () => { for (;;); };\n`,
+  );
   t.teardown(() => fs.rmSync(file, { force: true }));
 
   const reverse = await code.create({ handler: 'tools/reverse' }, setup());
@@ -43,7 +57,11 @@ export const spin = () => { for (;;); };\n`);
   t.same(seen.keys, ['options', 'params'], 'no call, no setup');
   t.same(seen.options, { n: 1 });
   const hosted = await code.create({ handler: 'tools/zz-cpu-test#file' }, setup());
-  t.same(await hosted(call({ text: 'hello' })), { type: 'json', result: { url: 'http://files/5', size: 5, mime: 'text/plain', sha256: 'h' } }, 'a FileOutput crosses as bytes');
+  t.same(
+    await hosted(call({ text: 'hello' })),
+    { type: 'json', result: { url: 'http://files/5', size: 5, mime: 'text/plain', sha256: 'h' } },
+    'a FileOutput crosses as bytes',
+  );
   const bad = await code.create({ handler: 'tools/zz-cpu-test#bad' }, setup());
   await t.rejects(bad(call({})), { status: 400, code: 'invalid_parameter', details: [{ param: 'text' }] });
   const spin = await code.create({ handler: 'tools/zz-cpu-test#spin' }, setup({ limits: { taskMs: 300 } } as Partial<Endpoint>));

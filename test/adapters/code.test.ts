@@ -21,7 +21,12 @@ t.test('handler names map to modules under engine/handlers, mirroring the manife
 });
 
 t.test('the compile step names a missing module or a bad name by file and field', async (t) => {
-  t.throws(() => checkAdapterConfig(endpoint({ handler: 'tools/no-such-tool' })), { name: 'ManifestError', file: 'tools/x.yaml', field: 'adapter.config.handler', problem: /no handler module .*no-such-tool\.ts/ });
+  t.throws(() => checkAdapterConfig(endpoint({ handler: 'tools/no-such-tool' })), {
+    name: 'ManifestError',
+    file: 'tools/x.yaml',
+    field: 'adapter.config.handler',
+    problem: /no handler module .*no-such-tool\.ts/,
+  });
   t.throws(() => checkAdapterConfig(endpoint({ handler: '../../etc/passwd' })), { name: 'ManifestError', field: 'adapter.config.handler' });
   t.throws(() => checkAdapterConfig(endpoint({ handler: 'tools/reverse', operation: 'x' })), { name: 'ManifestError' });
   t.doesNotThrow(() => checkAdapterConfig(endpoint({ handler: 'tools/reverse' })));
@@ -35,9 +40,12 @@ t.test('a handler value becomes result, wrapped when asked; files are hosted or 
 
   // a module of the test's own, written where handlers live, removed after
   const file = handlerFile('tools/zz-code-test');
-  fs.writeFileSync(file, `import { FileOutput, Reply } from '../types.js';
+  fs.writeFileSync(
+    file,
+    `import { FileOutput, Reply } from '../types.js';
 export const file = ({ options }) => new FileOutput(Buffer.from(options.text), 'txt', 'text/plain');
-export const redirect = () => new Reply({ type: 'redirect', location: 'https://example.org/' });\n`);
+export const redirect = () => new Reply({ type: 'redirect', location: 'https://example.org/' });\n`,
+  );
   t.teardown(() => fs.rmSync(file, { force: true }));
   const put = async (data: Buffer) => ({ url: `http://files/${data.length}.txt`, size: data.length, sha256: 'h' });
   const setup = { endpoint: endpoint({}), files: { put } } as unknown as AdapterSetup;

@@ -42,7 +42,10 @@ t.test('stream=true relays the answer as server-sent events and ends with the fu
   t.equal(res.status, 200);
   t.match(res.headers.get('content-type'), /^text\/event-stream/);
   const got = events(await res.text());
-  t.same(got.filter((e) => !e.event).map((e) => e.data.content), ['Hel', 'lo!']);
+  t.same(
+    got.filter((e) => !e.event).map((e) => e.data.content),
+    ['Hel', 'lo!'],
+  );
   t.same(got.at(-1), { event: 'done', data: { result: 'Hello!' } });
 });
 
@@ -72,7 +75,9 @@ t.test('a stream that goes silent ends with a timeout error event', async (t) =>
 
 t.test('an upstream refusing the stream is a JSON 502 before any byte', async (t) => {
   const upstream = await fakeOpenAi(t, (_body, res) => {
-    res.writeHead(429, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Rate limit', type: 'requests', code: 'rate_limit_exceeded' } }));
+    res
+      .writeHead(429, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ error: { message: 'Rate limit', type: 'requests', code: 'rate_limit_exceeded' } }));
   });
   const api = await serveEndpoints(t, { ...MANIFESTS, env: { OPENAI_BASE_URL: upstream.baseUrl } });
   const res = await api.get('/api/ai/ai', { q: 'hi', stream: 'true' });
@@ -91,7 +96,12 @@ t.test('a session remembers earlier turns, and only its own', async (t) => {
   t.equal(await ask('What is my name?', 'session-one-0001'), 'answer 2');
   t.equal(await ask('What is my name?', 'session-two-0002'), 'answer 3');
   const roles = (i: number) => upstream.bodies[i].messages.map((m: any) => `${m.role}:${m.content}`);
-  t.same(roles(1), ['system:You are a helpful assistant. Answer clearly and concisely.', 'user:My name is Ada.', 'assistant:answer 1', 'user:What is my name?']);
+  t.same(roles(1), [
+    'system:You are a helpful assistant. Answer clearly and concisely.',
+    'user:My name is Ada.',
+    'assistant:answer 1',
+    'user:What is my name?',
+  ]);
   t.same(roles(2).slice(1), ['user:What is my name?'], 'another session starts empty');
 });
 
@@ -108,7 +118,7 @@ t.test('a session belongs to the key that started it', async (t) => {
   t.equal(await ask('And now?'), 200);
   const turns = (i: number) => upstream.bodies[i].messages.filter((m: any) => m.role !== 'system').map((m: any) => m.content);
   t.same(turns(1), ['What is my name?'], 'another key with the same session id sees nothing');
-  t.same(turns(2), ['My name is Ada.', 'answer 1', 'And now?'], 'the first key still has its own turns, without the other key\'s');
+  t.same(turns(2), ['My name is Ada.', 'answer 1', 'And now?'], "the first key still has its own turns, without the other key's");
 });
 
 t.test('a slow upstream is a 504 within the endpoint timeout', async (t) => {
@@ -132,7 +142,7 @@ t.test('a completion without message content is a 502', async (t) => {
   t.match(await res.json(), { error: 'upstream_error', message: /no message content/ });
 });
 
-t.test('a reasoning model\'s <think> block is left out of the answer', async (t) => {
+t.test("a reasoning model's <think> block is left out of the answer", async (t) => {
   const upstream = await fakeOpenAi(t, (_body, res) => {
     res.writeHead(200, { 'content-type': 'application/json' }).end(completion('<think>\nThe user wants a number.\n</think>\n\n42'));
   });

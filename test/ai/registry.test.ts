@@ -15,12 +15,23 @@ t.test('the shipped registry has the providers and more than 50 aliases', async 
   const registry = modelRegistry();
   t.same(Object.keys(registry.providers).sort(), ['deepseek', 'gemini', 'groq', 'llamacpp', 'mistral', 'ollama', 'openai', 'openrouter', 'together']);
   t.ok(Object.keys(registry.models).length + Object.keys(registry.images).length >= 50, 'at least 50 aliases');
-  for (const family of ['gpt-4o', 'claude-3.5-sonnet', 'gemini-2.5-pro', 'llama-3.3-70b', 'mixtral-8x7b', 'qwen-2.5-72b', 'deepseek-r1', 'phi-4', 'gemma-3-27b', 'o3-mini']) {
+  for (const family of [
+    'gpt-4o',
+    'claude-3.5-sonnet',
+    'gemini-2.5-pro',
+    'llama-3.3-70b',
+    'mixtral-8x7b',
+    'qwen-2.5-72b',
+    'deepseek-r1',
+    'phi-4',
+    'gemma-3-27b',
+    'o3-mini',
+  ]) {
     t.ok(registry.models[family], `has ${family}`);
   }
 });
 
-t.test('an alias goes to its first configured provider, in the registry\'s order', async (t) => {
+t.test("an alias goes to its first configured provider, in the registry's order", async (t) => {
   const registry = modelRegistry();
   const all = upstreams({ GROQ_API_KEY: 'k', TOGETHER_API_KEY: 'k', OPENROUTER_API_KEY: 'k' });
   t.match(resolveModel(registry, 'models', 'llama-3.3-70b', all), { route: { upstream: 'groq', model: 'llama-3.3-70b-versatile', reasoning: false } });
@@ -61,22 +72,38 @@ t.test('a gateway serves every alias that has no configured provider of its own'
   const gateway = gatewayFrom(registry, env)!;
   t.same(gateway, { providers: ['openai'], ids: 'openrouter' });
   // Claude is listed only at OpenRouter: on the gateway it keeps its vendor/model id
-  t.match(resolveModel(registry, 'models', 'claude-3.5-sonnet', only, undefined, gateway), { route: { upstream: 'openai', model: 'anthropic/claude-3.5-sonnet', alias: 'claude-3.5-sonnet' } });
+  t.match(resolveModel(registry, 'models', 'claude-3.5-sonnet', only, undefined, gateway), {
+    route: { upstream: 'openai', model: 'anthropic/claude-3.5-sonnet', alias: 'claude-3.5-sonnet' },
+  });
   // an alias the gateway's provider lists keeps its own id there
   t.match(resolveModel(registry, 'models', 'gpt-4o', only, undefined, gateway), { route: { upstream: 'openai', model: 'gpt-4o' } });
   // a configured provider of the alias's own still comes first
   t.match(resolveModel(registry, 'models', 'llama-3.3-70b', upstreams({ GROQ_API_KEY: 'k' }), undefined, gateway), { route: { upstream: 'groq' } });
   // ids by another provider's naming, or the alias itself
-  t.match(resolveModel(registry, 'models', 'llama-3.1-8b', only, undefined, gatewayFrom(registry, { AI_GATEWAY: '1', AI_GATEWAY_MODEL_IDS: 'ollama' })), { route: { model: 'llama3.1:8b' } });
+  t.match(resolveModel(registry, 'models', 'llama-3.1-8b', only, undefined, gatewayFrom(registry, { AI_GATEWAY: '1', AI_GATEWAY_MODEL_IDS: 'ollama' })), {
+    route: { model: 'llama3.1:8b' },
+  });
   t.match(resolveModel(registry, 'models', 'phi-4-mini', only, undefined, gateway), { route: { model: 'phi-4-mini' } }, 'no OpenRouter id: the alias');
-  t.match(resolveModel(registry, 'models', 'claude-3.5-sonnet', only, undefined, gatewayFrom(registry, { AI_GATEWAY: '1', AI_GATEWAY_MODEL_IDS: 'alias' })), { route: { model: 'claude-3.5-sonnet' } });
+  t.match(resolveModel(registry, 'models', 'claude-3.5-sonnet', only, undefined, gatewayFrom(registry, { AI_GATEWAY: '1', AI_GATEWAY_MODEL_IDS: 'alias' })), {
+    route: { model: 'claude-3.5-sonnet' },
+  });
   t.match(resolveModel(registry, 'images', 'flux-dev', only, undefined, gateway), { route: { upstream: 'openai', model: 'flux-dev' } });
   // unknown aliases stay unknown; no gateway unless asked
   t.same(resolveModel(registry, 'models', 'gpt-99', only, undefined, gateway), { unknown: true });
   t.equal(gatewayFrom(registry, {}), undefined);
   t.equal(gatewayFrom(registry, { AI_GATEWAY: '0' }), undefined);
   // an unconfigured gateway is no route: the reason still names the alias's providers
-  t.match(resolveModel(registry, 'models', 'claude-3.5-sonnet', new UpstreamRegistry([{ ...spec('openai'), baseUrl: { env: 'OPENAI_BASE_URL' } }], {}), undefined, gateway), { missing: /no provider configured/ });
+  t.match(
+    resolveModel(
+      registry,
+      'models',
+      'claude-3.5-sonnet',
+      new UpstreamRegistry([{ ...spec('openai'), baseUrl: { env: 'OPENAI_BASE_URL' } }], {}),
+      undefined,
+      gateway,
+    ),
+    { missing: /no provider configured/ },
+  );
 });
 
 t.test('a provider entry marked as a gateway is one without AI_GATEWAY', async (t) => {
@@ -85,6 +112,8 @@ t.test('a provider entry marked as a gateway is one without AI_GATEWAY', async (
   );
   const gateway = gatewayFrom(registry, {});
   t.same(gateway, { providers: ['litellm'], ids: 'openrouter' });
-  const onlyGateway = new UpstreamRegistry([{ ...spec('openai'), baseUrl: { env: 'OPENAI_BASE_URL' } }, spec('openrouter', 'OPENROUTER_API_KEY')], { OPENROUTER_API_KEY: 'k' });
+  const onlyGateway = new UpstreamRegistry([{ ...spec('openai'), baseUrl: { env: 'OPENAI_BASE_URL' } }, spec('openrouter', 'OPENROUTER_API_KEY')], {
+    OPENROUTER_API_KEY: 'k',
+  });
   t.match(resolveModel(registry, 'models', 'm', onlyGateway, undefined, gateway), { route: { upstream: 'openrouter', model: 'm' } });
 });

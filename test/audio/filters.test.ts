@@ -26,7 +26,18 @@ function level(file: string, filter: string): number {
 
 function apply(input: string, graph: string, name: string, complex = true): string {
   const out = path.join(dir, name);
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', input, complex ? '-filter_complex' : '-af', complex ? `[0:a:0]${graph}` : graph, '-c:a', 'pcm_s16le', out]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-i',
+    input,
+    complex ? '-filter_complex' : '-af',
+    complex ? `[0:a:0]${graph}` : graph,
+    '-c:a',
+    'pcm_s16le',
+    out,
+  ]);
   return out;
 }
 

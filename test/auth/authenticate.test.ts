@@ -35,10 +35,7 @@ t.test('the shared test key is compared in constant time over SHA-256 digests', 
   const d = deps(t);
   t.equal((await mod.authenticateKey('shared-test-key', d)).tier, 'test');
   t.equal(spy.calls.length, 1);
-  t.same(spy.calls[0], [
-    crypto.createHash('sha256').update('shared-test-key').digest(),
-    crypto.createHash('sha256').update('shared-test-key').digest(),
-  ]);
+  t.same(spy.calls[0], [crypto.createHash('sha256').update('shared-test-key').digest(), crypto.createHash('sha256').update('shared-test-key').digest()]);
   await t.rejects(mod.authenticateKey('short', d));
   t.equal(spy.calls[1][0].length, 32, 'a wrong key of another length is still compared over 32 bytes');
 });

@@ -29,11 +29,7 @@ t.test('the key is read from each of the five places', async (t) => {
   t.equal(await presented('/echo'), null, 'none');
   t.equal(await presented('/echo?apikey='), null, 'an empty value is no key');
   t.equal(await presented('/echo', { headers: { Authorization: 'Basic dXNlcjpwYXNz' } }), null, 'other schemes are not keys');
-  t.equal(
-    await presented('/echo?apikey=k-query', { headers: { 'X-API-Key': 'k-header' } }),
-    'k-header',
-    'headers win over the query',
-  );
+  t.equal(await presented('/echo?apikey=k-query', { headers: { 'X-API-Key': 'k-header' } }), 'k-header', 'headers win over the query');
   t.equal(await presented('/echo?apikey=first&apikey=second'), 'first', 'a repeated parameter counts once');
   t.equal(
     await presented('/echo', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '["apikey"]' }),

@@ -58,7 +58,11 @@ t.test('bad bodies are 400 invalid_parameter', async (t) => {
 t.test('every route needs the admin token', async (t) => {
   const { store, call } = await setup(t, 'admin-secret');
   const key = await store.create();
-  for (const [method, path] of [['POST', '/api/admin/keys'], ['GET', '/api/admin/keys'], ['DELETE', `/api/admin/keys/${key.id}`]]) {
+  for (const [method, path] of [
+    ['POST', '/api/admin/keys'],
+    ['GET', '/api/admin/keys'],
+    ['DELETE', `/api/admin/keys/${key.id}`],
+  ]) {
     const attempts: Record<string, string>[] = [{}, { Authorization: 'Bearer wrong' }, { Authorization: 'admin-secret' }, { 'X-API-Key': 'admin-secret' }];
     for (const headers of attempts) {
       const answer = await call(method, path, { headers });
@@ -82,5 +86,8 @@ t.test('the admin token is compared in constant time', async (t) => {
   t.throws(() => mod.requireAdminToken('Bearer x', 'admin-secret'), { code: 'forbidden' });
   t.doesNotThrow(() => mod.requireAdminToken(ADMIN.Authorization, 'admin-secret'));
   t.equal(spy.calls.length, 2);
-  t.ok(spy.calls.every(([a, b]) => a.length === 32 && b.length === 32), 'over SHA-256 digests');
+  t.ok(
+    spy.calls.every(([a, b]) => a.length === 32 && b.length === 32),
+    'over SHA-256 digests',
+  );
 });

@@ -19,7 +19,7 @@ t.test('the Dockerfile installs what CI installs, runs as a non-root user and ch
   t.match(dockerfile, /^FROM node:20-bookworm/m, 'Debian bookworm, the Node major the engine supports');
   t.match(dockerfile, /^USER manifold$/m, 'non-root');
   t.match(dockerfile, /^HEALTHCHECK .*\/health/ms, 'health check on /health');
-  t.match(dockerfile, /yt-dlp\/releases\//, 'a current yt-dlp release, not Debian\'s');
+  t.match(dockerfile, /yt-dlp\/releases\//, "a current yt-dlp release, not Debian's");
   t.match(dockerfile, /npm ci/);
   for (const copied of dockerfile.matchAll(/^COPY (\S+) /gm)) {
     for (const file of copied[1].split(' ')) t.ok(fs.existsSync(path.join(ROOT, file)), `COPY ${file} exists`);
@@ -27,13 +27,16 @@ t.test('the Dockerfile installs what CI installs, runs as a non-root user and ch
 });
 
 t.test('compose runs two API instances on shared PostgreSQL, Redis and S3, behind a proxy', async (t) => {
-  const compose = YAML.parse(read('deploy/compose.yaml'), { merge: true }) as { services: Record<string, { environment?: Record<string, string>; build?: unknown }> };
+  const compose = YAML.parse(read('deploy/compose.yaml'), { merge: true }) as {
+    services: Record<string, { environment?: Record<string, string>; build?: unknown }>;
+  };
   const apis = Object.entries(compose.services).filter(([, s]) => s.build);
   t.ok(apis.length >= 2, 'at least two API instances');
   const readme = read('README.md');
   for (const [name, service] of apis) {
     const env = service.environment ?? {};
-    for (const variable of ['DATABASE_URL', 'REDIS_URL', 'S3_BUCKET', 'S3_ENDPOINT', 'PUBLIC_BASE_URL', 'TRUST_PROXY']) t.ok(env[variable], `${name} sets ${variable}`);
+    for (const variable of ['DATABASE_URL', 'REDIS_URL', 'S3_BUCKET', 'S3_ENDPOINT', 'PUBLIC_BASE_URL', 'TRUST_PROXY'])
+      t.ok(env[variable], `${name} sets ${variable}`);
     for (const variable of Object.keys(env)) t.match(readme, `\`${variable}\``, `${variable} is documented in the README`);
     t.match(env.DATABASE_URL, /@postgres:/, `${name} uses the compose PostgreSQL`);
     t.match(env.REDIS_URL, /redis:\/\/redis:/, `${name} uses the compose Redis`);

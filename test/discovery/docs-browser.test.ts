@@ -37,11 +37,19 @@ if (!fs.existsSync(CHROMIUM)) {
     await page.goto(`${served.url}/docs`);
     await page.waitForSelector('.opblock-tag');
     const options = await page.$$eval('.topbar select option', (nodes) => nodes.map((n) => n.textContent));
-    t.same(options, config.urls.map((u: { name: string }) => u.name), 'one document per category in the selector, and everything');
+    t.same(
+      options,
+      config.urls.map((u: { name: string }) => u.name),
+      'one document per category in the selector, and everything',
+    );
     const categories = [...new Set(served.engine.registry.routes.map((r) => r.endpoint.category))];
     const firstCategory = config.urls[0].url.match(/openapi\/(\w+)\.json/)[1];
     t.ok(categories.includes(firstCategory));
-    t.same(await page.$$eval('.opblock-tag', (nodes) => nodes.map((n) => n.getAttribute('data-tag'))), [firstCategory], 'the first document shows its category only');
+    t.same(
+      await page.$$eval('.opblock-tag', (nodes) => nodes.map((n) => n.getAttribute('data-tag'))),
+      [firstCategory],
+      'the first document shows its category only',
+    );
     t.ok((await page.locator('.info .title').first().innerText()).includes('Manifold API'), 'title from the document');
 
     // switch to the smallest category and open an operation: its parameters come from the manifest

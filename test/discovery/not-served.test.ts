@@ -12,7 +12,10 @@ const listed = loadNotServed();
 t.test('the policy list names the paths the issue excludes, each with a reason', async (t) => {
   const paths = listed.map((e) => e.path);
   for (const name of ['xvideosdl', 'xnxxdl', 'xvideossearch', 'hneko', 'hwaifu', 'loli', 'milf', 'watermarkremover', 'freeproxy', 'ffstalk']) {
-    t.ok(paths.some((p) => p.endsWith(`/${name}`)), `${name} is listed`);
+    t.ok(
+      paths.some((p) => p.endsWith(`/${name}`)),
+      `${name} is listed`,
+    );
   }
   t.ok(paths.includes('/api/tempgen/sms/generate') && paths.includes('/api/tempgen/sms/inbox'), 'temporary SMS numbers are listed');
   t.equal(new Set(paths.map((p) => p.toLowerCase())).size, paths.length, 'no path twice');
@@ -20,7 +23,11 @@ t.test('the policy list names the paths the issue excludes, each with a reason',
 
 t.test('no listed path is served by an endpoint', async (t) => {
   const served = new Set(endpoints.flatMap((e) => [e.path, ...e.aliases]).map((p) => p.toLowerCase()));
-  t.same(listed.filter((e) => served.has(e.path.toLowerCase())).map((e) => e.path), [], 'policy and registry do not overlap');
+  t.same(
+    listed.filter((e) => served.has(e.path.toLowerCase())).map((e) => e.path),
+    [],
+    'policy and registry do not overlap',
+  );
 });
 
 t.test('a malformed list is refused with the file named', async (t) => {

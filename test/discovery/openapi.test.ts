@@ -32,7 +32,15 @@ const config = loadConfig({ PUBLIC_BASE_URL: 'https://api.example.test/', CREATO
 // two built-in routes, as the engine's table declares them (engine/pipeline/builtin.ts)
 const builtins = [
   builtin({ method: 'GET', path: '/health', auth: 'none', summary: 'Liveness', handle: () => undefined }),
-  builtin({ method: 'GET', path: '/checkapikey', aliases: ['/api/checkapikey'], auth: 'key', summary: 'Own key', result: { type: 'object' }, handle: () => undefined }),
+  builtin({
+    method: 'GET',
+    path: '/checkapikey',
+    aliases: ['/api/checkapikey'],
+    auth: 'key',
+    summary: 'Own key',
+    result: { type: 'object' },
+    handle: () => undefined,
+  }),
   builtin({ method: 'GET', path: '/docs/:file', auth: 'none', hidden: true, summary: 'Assets', handle: () => undefined }),
 ];
 const doc = buildOpenApi(registry, config, undefined, builtins) as any;
@@ -44,7 +52,13 @@ const operations = Object.entries(doc.paths as Record<string, Record<string, any
     .map(([method, op]) => ({ path: p, method, op })),
 );
 const op = (method: string, p: string) => doc.paths[p]?.[method];
-const resolve = (value: any) => (value?.$ref ? value.$ref.split('/').slice(1).reduce((o: any, k: string) => o[k], doc) : value);
+const resolve = (value: any) =>
+  value?.$ref
+    ? value.$ref
+        .split('/')
+        .slice(1)
+        .reduce((o: any, k: string) => o[k], doc)
+    : value;
 
 t.test('is a valid OpenAPI 3.1 document', async (t) => {
   const validator = new Validator();
@@ -67,7 +81,10 @@ t.test('header: version, server, security schemes', async (t) => {
   t.same(doc.components.securitySchemes.apiKeyHeader, { type: 'apiKey', in: 'header', name: 'X-API-Key' });
   t.match(doc.components.securitySchemes.bearer, { type: 'http', scheme: 'bearer' });
   t.equal(doc.security.length, 3);
-  t.same(doc.tags.slice(0, 9).map((tag: any) => tag.name), ['ai', 'download', 'tools', 'search', 'effects', 'fun', 'sports', 'checker', 'tempgen']);
+  t.same(
+    doc.tags.slice(0, 9).map((tag: any) => tag.name),
+    ['ai', 'download', 'tools', 'search', 'effects', 'fun', 'sports', 'checker', 'tempgen'],
+  );
 });
 
 t.test('every endpoint and alias is an operation with its category as first tag', async (t) => {
@@ -85,7 +102,10 @@ t.test('every endpoint and alias is an operation with its category as first tag'
       }
       expect(o.tags[0] === endpoint.category, `${where}: first tag ${o.tags[0]}, category ${endpoint.category}`);
       // `long-running` marks the endpoint for the jobs feature: an operation extension, not a docs group
-      expect(JSON.stringify(o.tags.slice(1)) === JSON.stringify(endpoint.tags.filter((tag) => tag !== endpoint.category && tag !== 'long-running')), `${where}: tags ${o.tags}`);
+      expect(
+        JSON.stringify(o.tags.slice(1)) === JSON.stringify(endpoint.tags.filter((tag) => tag !== endpoint.category && tag !== 'long-running')),
+        `${where}: tags ${o.tags}`,
+      );
       expect((o['x-long-running'] === true) === endpoint.tags.includes('long-running'), `${where}: x-long-running`);
       expect(o.summary === endpoint.summary, `${where}: summary`);
       expect(o['x-available'] === !unavailable && o['x-unavailable-reason'] === unavailable, `${where}: availability`);
@@ -116,9 +136,22 @@ t.test('success and error envelopes', async (t) => {
   t.same(Success.required, ['status', 'success', 'creator', 'result']);
   t.same(Error.required, ['status', 'success', 'creator', 'error', 'message']);
   const contractCodes = [
-    'missing_parameter', 'invalid_parameter', 'unsupported_url', 'missing_api_key', 'invalid_api_key', 'forbidden', 'not_found',
-    'method_not_allowed', 'payload_too_large', 'unsupported_media_type', 'rate_limited', 'internal_error', 'upstream_error',
-    'unavailable', 'overloaded', 'upstream_timeout',
+    'missing_parameter',
+    'invalid_parameter',
+    'unsupported_url',
+    'missing_api_key',
+    'invalid_api_key',
+    'forbidden',
+    'not_found',
+    'method_not_allowed',
+    'payload_too_large',
+    'unsupported_media_type',
+    'rate_limited',
+    'internal_error',
+    'upstream_error',
+    'unavailable',
+    'overloaded',
+    'upstream_timeout',
   ];
   t.same([...Error.properties.error.enum].sort(), [...contractCodes].sort());
   const tooMany = resolve(op('get', '/api/fun/quote').responses['429']);
@@ -138,7 +171,10 @@ t.test('success and error envelopes', async (t) => {
 t.test('multipart upload: file part, body params, query params, unavailable', async (t) => {
   const upload = op('post', '/api/tools/discovery-test-upload');
   t.same(upload.tags, ['tools', 'files']);
-  t.same(upload.parameters.map((p: any) => p.name ?? p.$ref), ['expires', '#/components/parameters/apikey']);
+  t.same(
+    upload.parameters.map((p: any) => p.name ?? p.$ref),
+    ['expires', '#/components/parameters/apikey'],
+  );
   t.equal(upload.requestBody.required, true);
   const multipart = upload.requestBody.content['multipart/form-data'];
   t.match(multipart.schema.properties.file, { type: 'string', format: 'binary' });
@@ -161,7 +197,11 @@ t.test('streamable download with a path param and param aliases', async (t) => {
   t.match(byName.id, { in: 'path', required: true });
   t.same(byName.quality['x-aliases'], ['q', 'res']);
   t.match(byName.quality.description, 'Also accepted as: q, res.');
-  t.same(Object.values(byName.quality.examples).map((e: any) => e.value), ['low', 'high'], 'example values under the canonical name');
+  t.same(
+    Object.values(byName.quality.examples).map((e: any) => e.value),
+    ['low', 'high'],
+    'example values under the canonical name',
+  );
   t.match(byName.formats, { style: 'form', explode: false });
   t.match(byName.stream, { in: 'query', schema: { type: 'boolean', default: false } });
   const content = download.responses['200'].content;
@@ -172,7 +212,10 @@ t.test('streamable download with a path param and param aliases', async (t) => {
 
 t.test('examples on harness-served fixture URLs are left out', async (t) => {
   const readqr = op('get', '/api/tools/readqr');
-  t.ok(endpoints.find((e) => e.path === '/api/tools/readqr')!.examples.some((e) => JSON.stringify(e.params).includes('${fixtures}')), 'readqr has such an example');
+  t.ok(
+    endpoints.find((e) => e.path === '/api/tools/readqr')!.examples.some((e) => JSON.stringify(e.params).includes('${fixtures}')),
+    'readqr has such an example',
+  );
   t.notMatch(JSON.stringify(readqr), '${fixtures}');
   t.equal(readqr.parameters.find((p: any) => p.name === 'url').example, 'https://example.com/qr.png', 'the param example stays');
 });
@@ -186,7 +229,11 @@ t.test('binary response, deprecated', async (t) => {
 
 t.test('built-in routes are documented from their table: auth none has no security, auth key the apikey parameter', async (t) => {
   t.same(doc.paths['/health'].get.security, []);
-  t.match(doc.paths['/checkapikey'].get, { tags: ['system'], parameters: [{ $ref: '#/components/parameters/apikey' }], responses: { 200: { content: Object }, 401: Object, 429: Object } });
+  t.match(doc.paths['/checkapikey'].get, {
+    tags: ['system'],
+    parameters: [{ $ref: '#/components/parameters/apikey' }],
+    responses: { 200: { content: Object }, 401: Object, 429: Object },
+  });
   t.match(doc.paths['/api/checkapikey'].get.description, /^Alias of GET \/checkapikey/);
   t.notOk(doc.paths['/docs/{file}'], 'hidden');
 });

@@ -41,7 +41,10 @@ t.test('/openapi/<category>.json: one category, no key; /docs/swagger-config.jso
   const operations = Object.values<Record<string, { tags: string[] }>>(doc.paths).flatMap((item) => Object.values(item));
   const fun = served.engine.registry.routes.filter((r) => r.endpoint.category === 'fun');
   t.ok(operations.length >= fun.length, `${operations.length} operations for ${fun.length} fun endpoints`);
-  t.ok(operations.every((o) => o.tags[0] === 'fun'), 'only the category');
+  t.ok(
+    operations.every((o) => o.tags[0] === 'fun'),
+    'only the category',
+  );
   t.same(doc.tags.map((tag: { name: string }) => tag.name).slice(0, 1), ['fun']);
 
   const unknown = await get('/openapi/nope.json');

@@ -21,13 +21,19 @@ t.teardown(() => pool.close());
 t.test('every template renders to distinct pixels', async (t) => {
   const seen = new Map<string, string>();
   const templates = [...loadTemplates().values()].map((l) => l.template);
-  const results = await Promise.all(templates.map(async (template) => {
-    const r = await pool.render({ template, params: { text: 'Manifold', text1: 'Manifold', text2: 'Effects', size: WIDTH }, photo: template.input.startsWith('image') ? photo : undefined });
-    const { data, info } = await sharp(r.data).raw().toBuffer({ resolveWithObject: true });
-    const format = (await sharp(r.data).metadata()).format;
-    const thumb = await sharp(r.data).resize(32, 16, { fit: 'fill' }).removeAlpha().raw().toBuffer();
-    return { slug: template.slug, info, format, thumb, hash: crypto.createHash('sha256').update(data).digest('hex') };
-  }));
+  const results = await Promise.all(
+    templates.map(async (template) => {
+      const r = await pool.render({
+        template,
+        params: { text: 'Manifold', text1: 'Manifold', text2: 'Effects', size: WIDTH },
+        photo: template.input.startsWith('image') ? photo : undefined,
+      });
+      const { data, info } = await sharp(r.data).raw().toBuffer({ resolveWithObject: true });
+      const format = (await sharp(r.data).metadata()).format;
+      const thumb = await sharp(r.data).resize(32, 16, { fit: 'fill' }).removeAlpha().raw().toBuffer();
+      return { slug: template.slug, info, format, thumb, hash: crypto.createHash('sha256').update(data).digest('hex') };
+    }),
+  );
   const clashes: string[] = [];
   let wrongSize = 0;
   for (const { slug, info, format, hash } of results) {
@@ -43,7 +49,8 @@ t.test('every template renders to distinct pixels', async (t) => {
   const near: string[] = [];
   for (let i = 0; i < results.length; i++) {
     for (let j = i + 1; j < results.length; j++) {
-      const a = results[i].thumb, b = results[j].thumb;
+      const a = results[i].thumb,
+        b = results[j].thumb;
       if (a.length !== b.length) continue;
       let d = 0;
       for (let k = 0; k < a.length; k++) d += Math.abs(a[k] - b[k]);

@@ -23,12 +23,28 @@ function fakeSetup(photo = testPhoto()) {
   const setup = {
     manifestDir,
     config: { env: {} },
-    files: { put: async (data: Buffer, { ext }: { ext: string }) => { stored.push({ data, ext }); return { url: `http://files.test/${stored.length}.${ext}` }; } },
-    http: { fetchUserUrl: async (url: string) => { fetched.push(url); return { body: photo, finalUrl: url }; } },
+    files: {
+      put: async (data: Buffer, { ext }: { ext: string }) => {
+        stored.push({ data, ext });
+        return { url: `http://files.test/${stored.length}.${ext}` };
+      },
+    },
+    http: {
+      fetchUserUrl: async (url: string) => {
+        fetched.push(url);
+        return { body: photo, finalUrl: url };
+      },
+    },
   } as unknown as AdapterSetup;
   return { setup, stored, fetched };
 }
-const call = (params: Record<string, unknown>): Call => ({ params, signal: new AbortController().signal, baseUrl: 'http://api.test', requestId: 'r1', caller: { keyId: 'test', tier: 'test' } });
+const call = (params: Record<string, unknown>): Call => ({
+  params,
+  signal: new AbortController().signal,
+  baseUrl: 'http://api.test',
+  requestId: 'r1',
+  caller: { keyId: 'test', tier: 'test' },
+});
 
 t.test('default answer: a hosted image URL in the result', async (t) => {
   const { setup, stored } = fakeSetup();
@@ -73,7 +89,10 @@ t.test('photo effects fetch the url through the HTTP client; data URLs decode lo
   t.equal(fetched.length, 1, 'a data URL is not fetched');
   await t.rejects(handler(call({ url: 'data:text/plain;base64,aGk=' })), { code: 'invalid_parameter' });
   const garbage = fakeSetup(Buffer.from('<html>not an image</html>'));
-  await t.rejects((await effect.create(configOf(photoSlug), garbage.setup))(call({ url: 'https://example.com/x' })), { status: 400, code: 'invalid_parameter' });
+  await t.rejects((await effect.create(configOf(photoSlug), garbage.setup))(call({ url: 'https://example.com/x' })), {
+    status: 400,
+    code: 'invalid_parameter',
+  });
 });
 
 t.test('a full render queue answers 503 overloaded', async (t) => {
@@ -83,8 +102,11 @@ t.test('a full render queue answers 503 overloaded', async (t) => {
   const results = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => pool.render({ template, params: { text: `n${i}`, size: 1024 } })));
   const refused = results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason);
   t.ok(refused.length >= 5, `most calls refused (${refused.length} of 8)`);
-  for (const err of refused) t.match(err, { status: 503, code: 'overloaded' }), t.ok(err instanceof ApiError);
-  t.ok(results.some((r) => r.status === 'fulfilled'), 'the ones admitted still render');
+  for (const err of refused) (t.match(err, { status: 503, code: 'overloaded' }), t.ok(err instanceof ApiError));
+  t.ok(
+    results.some((r) => r.status === 'fulfilled'),
+    'the ones admitted still render',
+  );
 });
 
 t.test('photo manipulations (effects/photo-op.ts) answer like effects, bad photos get 400', async (t) => {

@@ -38,19 +38,33 @@ t.test('the page loads in Chromium, shows every effect, and search filters', { s
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
   await page.goto(`${base}/gallery`);
   await page.waitForSelector('article.card');
   t.equal(await page.locator('article.card').count(), total, 'one card per template');
   t.equal(await page.textContent('#count'), `${total} of ${total} effects`);
   // The first row of previews actually decodes.
-  await page.waitForFunction(() => [...document.querySelectorAll('img')].slice(0, 4).every((i) => i.complete && i.naturalWidth > 0), undefined, { timeout: 60_000 });
-  t.ok(await page.locator('article.card code').first().textContent().then((c) => /curl ".*\/api\/.+\?apikey=YOUR_KEY&/.test(c ?? '')), 'cards carry an example request');
+  await page.waitForFunction(() => [...document.querySelectorAll('img')].slice(0, 4).every((i) => i.complete && i.naturalWidth > 0), undefined, {
+    timeout: 60_000,
+  });
+  t.ok(
+    await page
+      .locator('article.card code')
+      .first()
+      .textContent()
+      .then((c) => /curl ".*\/api\/.+\?apikey=YOUR_KEY&/.test(c ?? '')),
+    'cards carry an example request',
+  );
   await page.fill('#q', 'neon');
   const shown = await page.locator('article.card:not([hidden])').count();
   t.ok(shown > 10 && shown < total, `search "neon" narrows the list (${shown})`);
   const texts = await page.locator('article.card:not([hidden])').evaluateAll((cards) => cards.map((c) => (c as HTMLElement).dataset.search ?? ''));
-  t.ok(texts.every((s) => s.includes('neon')), 'every shown card matches');
+  t.ok(
+    texts.every((s) => s.includes('neon')),
+    'every shown card matches',
+  );
   await page.fill('#q', 'zzzz-no-such-effect');
   t.equal(await page.textContent('#count'), `0 of ${total} effects`);
   await page.fill('#q', '');

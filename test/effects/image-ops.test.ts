@@ -14,7 +14,17 @@ t.test('grayscale, invert and sepia recolour every pixel', async (t) => {
   const grey = await raw((await run('grayscale')).data);
   t.equal(px(grey, 10, 10)[0], px(grey, 10, 10)[2], 'r = b after grayscale');
   const inv = await raw((await run('invert')).data);
-  for (const [x, y] of [[5, 5], [60, 70]]) t.same(px(inv, x, y).slice(0, 3), px(src, x, y).slice(0, 3).map((v) => 255 - v), `inverted at ${x},${y}`);
+  for (const [x, y] of [
+    [5, 5],
+    [60, 70],
+  ])
+    t.same(
+      px(inv, x, y).slice(0, 3),
+      px(src, x, y)
+        .slice(0, 3)
+        .map((v) => 255 - v),
+      `inverted at ${x},${y}`,
+    );
   const sep = await raw((await run('sepia')).data);
   const [r, g, b] = px(sep, 5, 5);
   t.ok(r >= g && g >= b, 'sepia is warm');
@@ -37,7 +47,11 @@ t.test('pixelate makes uniform blocks; blur and adjust change pixels', async (t)
   const big = testPhoto(240, 160);
   const p = await raw((await run('pixelate', { size: 20 }, big)).data);
   t.same(px(p, 1, 1), px(p, 18, 18), 'one block, one colour');
-  for (const [op, params] of [['blur', { radius: 4 }], ['adjust', { brightness: 1.5 }], ['deepfry', {}]] as const) {
+  for (const [op, params] of [
+    ['blur', { radius: 4 }],
+    ['adjust', { brightness: 1.5 }],
+    ['deepfry', {}],
+  ] as const) {
     const out = await raw((await run(op, params)).data);
     t.notSame(out.data, (await raw(photo)).data, op);
   }

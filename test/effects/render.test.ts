@@ -5,9 +5,16 @@ import type { Template, TextLayer } from '../../engine/effects/template-types.js
 import { testPhoto } from './support.js';
 
 const base = (text: Partial<TextLayer> = {}, extra: Partial<Template> = {}): Template => ({
-  slug: 'unit', name: 'Unit test', site: 'textpro', family: 'test', description: 'a template for unit tests', input: 'text',
-  canvas: { width: 400, height: 200 }, background: [{ type: 'fill', paint: '#000000' }],
-  text: [{ font: 'anton', fill: '#ffffff', ...text }], ...extra,
+  slug: 'unit',
+  name: 'Unit test',
+  site: 'textpro',
+  family: 'test',
+  description: 'a template for unit tests',
+  input: 'text',
+  canvas: { width: 400, height: 200 },
+  background: [{ type: 'fill', paint: '#000000' }],
+  text: [{ font: 'anton', fill: '#ffffff', ...text }],
+  ...extra,
 });
 
 async function pixels(buf: Buffer) {
@@ -20,13 +27,21 @@ async function inkColumns(buf: Buffer) {
   const { data, info } = await pixels(buf);
   const cols: number[] = [];
   for (let x = 0; x < info.width; x++) {
-    for (let y = 0; y < info.height; y++) if (data[(y * info.width + x) * 4] > 40) { cols.push(x); break; }
+    for (let y = 0; y < info.height; y++)
+      if (data[(y * info.width + x) * 4] > 40) {
+        cols.push(x);
+        break;
+      }
   }
   return { first: cols[0], last: cols.at(-1)!, width: info.width };
 }
 
 t.test('formats: png, jpg and webp are what they claim to be', async (t) => {
-  for (const [format, type, magic] of [['png', 'image/png', '89504e47'], ['jpg', 'image/jpeg', 'ffd8ff'], ['webp', 'image/webp', '52494646']] as const) {
+  for (const [format, type, magic] of [
+    ['png', 'image/png', '89504e47'],
+    ['jpg', 'image/jpeg', 'ffd8ff'],
+    ['webp', 'image/webp', '52494646'],
+  ] as const) {
     const r = await renderTemplate(base(), { text: 'Hi', format });
     t.equal(r.contentType, type);
     t.equal(r.data.subarray(0, magic.length / 2).toString('hex'), magic, `${format} magic bytes`);
@@ -53,12 +68,43 @@ t.test('renders are deterministic, and each decoration changes the pixels', asyn
   const plain = (await renderTemplate(base(), { text: 'Manifold' })).data;
   t.same((await renderTemplate(base(), { text: 'Manifold' })).data, plain, 'same input, same bytes');
   const variants: [string, Partial<TextLayer>][] = [
-    ['curve', { curve: 60 }], ['letter spacing', { letterSpacing: 0.2 }], ['skew', { skewX: 20 }], ['rotation', { rotate: 10 }],
-    ['outline', { outlines: [{ width: 0.05, paint: '#ff0000' }] }], ['shadow', { shadows: [{ x: 0.05, y: 0.05, blur: 0.05, color: '#00ff00' }] }],
-    ['glow', { glows: [{ blur: 0.3, color: '#ff00ff' }] }], ['extrusion', { extrude: { depth: 0.2, from: '#884400', to: '#221100' } }],
-    ['bevel', { bevel: { size: 0.05, light: '#ffffff', dark: '#000000' }, fill: '#808080' }], ['gradient fill', { fill: { type: 'linear', stops: [[0, '#ff0000'], [1, '#0000ff']] } }],
-    ['pattern fill', { fill: { type: 'pattern', shape: 'stripes', colors: ['#ffffff', '#ff0000'] } }], ['noise fill', { fill: { type: 'noise', mode: 'marble', stops: [[0, '#ffffff'], [1, '#0000ff']] } }],
-    ['overlay', { overlays: [{ paint: '#ff0000', top: 0.5 }] }], ['reflection', { reflection: { opacity: 0.5 } }],
+    ['curve', { curve: 60 }],
+    ['letter spacing', { letterSpacing: 0.2 }],
+    ['skew', { skewX: 20 }],
+    ['rotation', { rotate: 10 }],
+    ['outline', { outlines: [{ width: 0.05, paint: '#ff0000' }] }],
+    ['shadow', { shadows: [{ x: 0.05, y: 0.05, blur: 0.05, color: '#00ff00' }] }],
+    ['glow', { glows: [{ blur: 0.3, color: '#ff00ff' }] }],
+    ['extrusion', { extrude: { depth: 0.2, from: '#884400', to: '#221100' } }],
+    ['bevel', { bevel: { size: 0.05, light: '#ffffff', dark: '#000000' }, fill: '#808080' }],
+    [
+      'gradient fill',
+      {
+        fill: {
+          type: 'linear',
+          stops: [
+            [0, '#ff0000'],
+            [1, '#0000ff'],
+          ],
+        },
+      },
+    ],
+    ['pattern fill', { fill: { type: 'pattern', shape: 'stripes', colors: ['#ffffff', '#ff0000'] } }],
+    [
+      'noise fill',
+      {
+        fill: {
+          type: 'noise',
+          mode: 'marble',
+          stops: [
+            [0, '#ffffff'],
+            [1, '#0000ff'],
+          ],
+        },
+      },
+    ],
+    ['overlay', { overlays: [{ paint: '#ff0000', top: 0.5 }] }],
+    ['reflection', { reflection: { opacity: 0.5 } }],
   ];
   for (const [what, layer] of variants) {
     const r = await renderTemplate(base(layer), { text: 'Manifold' });
@@ -68,9 +114,17 @@ t.test('renders are deterministic, and each decoration changes the pixels', asyn
 
 t.test('post filters change the pixels', async (t) => {
   const plain = (await renderTemplate(base(), { text: 'Manifold' })).data;
-  for (const filter of [{ type: 'blur', radius: 3 }, { type: 'noise', amount: 0.3 }, { type: 'glitch', slices: 6, offset: 20, shift: 4 }, { type: 'vignette', strength: 0.9, color: '#ff0000' },
-    { type: 'matrix', matrix: [0, 0, 0, 0, 255, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0] }, { type: 'css', filter: 'invert(1)' }, { type: 'scanlines', spacing: 4, opacity: 0.5 },
-    { type: 'pixelate', size: 8 }, { type: 'bloom', radius: 6, strength: 0.8 }] as NonNullable<Template['filters']>) {
+  for (const filter of [
+    { type: 'blur', radius: 3 },
+    { type: 'noise', amount: 0.3 },
+    { type: 'glitch', slices: 6, offset: 20, shift: 4 },
+    { type: 'vignette', strength: 0.9, color: '#ff0000' },
+    { type: 'matrix', matrix: [0, 0, 0, 0, 255, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0] },
+    { type: 'css', filter: 'invert(1)' },
+    { type: 'scanlines', spacing: 4, opacity: 0.5 },
+    { type: 'pixelate', size: 8 },
+    { type: 'bloom', radius: 6, strength: 0.8 },
+  ] as NonNullable<Template['filters']>) {
     const r = await renderTemplate(base({}, { filters: [filter] }), { text: 'Manifold' });
     t.notOk(r.data.equals(plain), filter.type);
   }
@@ -79,7 +133,17 @@ t.test('post filters change the pixels', async (t) => {
 });
 
 t.test('photo templates draw the photo; an unreadable photo is reported as such', async (t) => {
-  const photoTemplate = base({}, { input: 'image', text: [], background: [{ type: 'fill', paint: '#000000' }, { type: 'image', box: { x: 0.5, y: 0.5, w: 0.5, h: 0.5 } }] });
+  const photoTemplate = base(
+    {},
+    {
+      input: 'image',
+      text: [],
+      background: [
+        { type: 'fill', paint: '#000000' },
+        { type: 'image', box: { x: 0.5, y: 0.5, w: 0.5, h: 0.5 } },
+      ],
+    },
+  );
   const { at } = await pixels((await renderTemplate(photoTemplate, {}, testPhoto())).data);
   t.same(at(5, 5).slice(0, 3), [0, 0, 0], 'outside the photo box stays black');
   t.not(at(200, 100).slice(0, 3).join(), '0,0,0', 'inside the box shows the photo');
@@ -91,7 +155,11 @@ t.test('a long text wraps onto up to three lines instead of shrinking to a threa
     const { data, info } = await pixels(buf);
     const rows: number[] = [];
     for (let y = 0; y < info.height; y++) {
-      for (let x = 0; x < info.width; x++) if (data[(y * info.width + x) * 4] > 40) { rows.push(y); break; }
+      for (let x = 0; x < info.width; x++)
+        if (data[(y * info.width + x) * 4] > 40) {
+          rows.push(y);
+          break;
+        }
     }
     return rows;
   };

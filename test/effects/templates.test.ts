@@ -9,12 +9,57 @@ const all = [...registry.values()].map((l) => l.template);
 
 /** The ephoto360 slugs clients of the genre already call (shared/reference/peer-endpoints.md §6). */
 const CLIENT_SLUGS = [
-  'glossysilver', 'writetext', 'blackpinklogo', 'glitchtext', 'advancedglow', 'typography', 'typographytext', 'pixelglitch', 'neonglitch',
-  'nigerianflag', 'americanflag', 'deletingtext', 'blackpink', 'blackpinkstyle', 'glowingtext', 'underwater', 'logomaker', 'cartoonstyle',
-  'papercut', 'multicolored', 'effectclouds', 'gradienttext', 'summerbeach', 'sandsummer', 'luxurygold', 'galaxy', 'galaxystyle', 'effect1917',
-  'makingneon', 'texteffect', 'lighteffect', 'hackerAvatar', 'colorfulneon', 'dragonball', 'comic3d', 'narutoShippuden', 'arrowTattoo', '1917',
-  'watercolor', 'mascotShield', 'foilBalloon', 'brokenGlass', 'footballLogo', 'neonDevilWings', 'christmasSnow', 'fireworks', 'sandWriting',
-  'angelWing', 'foggyGlass', 'shinyMetallic3d', 'futuristicLight',
+  'glossysilver',
+  'writetext',
+  'blackpinklogo',
+  'glitchtext',
+  'advancedglow',
+  'typography',
+  'typographytext',
+  'pixelglitch',
+  'neonglitch',
+  'nigerianflag',
+  'americanflag',
+  'deletingtext',
+  'blackpink',
+  'blackpinkstyle',
+  'glowingtext',
+  'underwater',
+  'logomaker',
+  'cartoonstyle',
+  'papercut',
+  'multicolored',
+  'effectclouds',
+  'gradienttext',
+  'summerbeach',
+  'sandsummer',
+  'luxurygold',
+  'galaxy',
+  'galaxystyle',
+  'effect1917',
+  'makingneon',
+  'texteffect',
+  'lighteffect',
+  'hackerAvatar',
+  'colorfulneon',
+  'dragonball',
+  'comic3d',
+  'narutoShippuden',
+  'arrowTattoo',
+  '1917',
+  'watercolor',
+  'mascotShield',
+  'foilBalloon',
+  'brokenGlass',
+  'footballLogo',
+  'neonDevilWings',
+  'christmasSnow',
+  'fireworks',
+  'sandWriting',
+  'angelWing',
+  'foggyGlass',
+  'shinyMetallic3d',
+  'futuristicLight',
 ];
 const CLIENT_DUAL_SLUGS = ['space3d', 'pencilSketch', 'thorLogo', 'deadpool', 'footballShirt', 'wolfGalaxy', 'marvelLogo', 'avengersLogo', 'tiktok'];
 
@@ -26,9 +71,49 @@ t.test('every template file validates against the schema and is named after its 
 t.test('names are unique and every family of the style catalogue is covered', async (t) => {
   t.equal(new Set(all.map((x) => x.name)).size, all.length, 'unique names');
   const families = new Set(all.map((x) => x.family));
-  for (const f of ['neon', 'glitch', 'metal', 'gold', '3d', 'fire', 'ice', 'water', 'nature', 'wood', 'stone', 'sand', 'sky', 'galaxy', 'horror',
-    'candy', 'balloon', 'graffiti', 'comic', 'retro', 'paper', 'sketch', 'light', 'logo', 'christmas', 'halloween', 'new-year', 'valentine',
-    'birthday', 'sport', 'glass', 'fabric', 'flag', 'typography', 'sci-fi', 'frame', 'thunder', 'smoke', 'watercolor', 'vintage']) t.ok(families.has(f), `family ${f}`);
+  for (const f of [
+    'neon',
+    'glitch',
+    'metal',
+    'gold',
+    '3d',
+    'fire',
+    'ice',
+    'water',
+    'nature',
+    'wood',
+    'stone',
+    'sand',
+    'sky',
+    'galaxy',
+    'horror',
+    'candy',
+    'balloon',
+    'graffiti',
+    'comic',
+    'retro',
+    'paper',
+    'sketch',
+    'light',
+    'logo',
+    'christmas',
+    'halloween',
+    'new-year',
+    'valentine',
+    'birthday',
+    'sport',
+    'glass',
+    'fabric',
+    'flag',
+    'typography',
+    'sci-fi',
+    'frame',
+    'thunder',
+    'smoke',
+    'watercolor',
+    'vintage',
+  ])
+    t.ok(families.has(f), `family ${f}`);
 });
 
 t.test('the slugs clients already call exist under /api/ephoto360 with the right inputs', async (t) => {
@@ -41,7 +126,10 @@ t.test('photo templates are in the photofunia family and use the photo', async (
   t.ok(photo.length >= 30, `${photo.length} photo templates`);
   for (const x of photo) {
     t.equal(x.site, 'photofunia', x.slug);
-    t.ok(x.background.some((l) => l.type === 'image'), `${x.slug} draws the photo`);
+    t.ok(
+      x.background.some((l) => l.type === 'image'),
+      `${x.slug} draws the photo`,
+    );
   }
   for (const x of all.filter((y) => y.site === 'photofunia')) t.ok(x.input.startsWith('image'), `${x.slug} takes a photo`);
 });
@@ -62,7 +150,10 @@ t.test('every font loads into Skia', async (t) => {
 });
 
 t.test('a broken template is rejected with its file name', async (t) => {
-  const dir = t.testdir({ 'bad.yaml': 'slug: bad\nname: Bad one\nsite: textpro\nfamily: neon\ndescription: a template missing its canvas.\ninput: text\nbackground: [{type: fill, paint: "#000"}]\n' });
+  const dir = t.testdir({
+    'bad.yaml':
+      'slug: bad\nname: Bad one\nsite: textpro\nfamily: neon\ndescription: a template missing its canvas.\ninput: text\nbackground: [{type: fill, paint: "#000"}]\n',
+  });
   t.throws(() => loadTemplates(dir), /bad\.yaml: .*canvas/);
 });
 

@@ -27,7 +27,10 @@ function start(env: Record<string, string>) {
   const listening = new Promise<{ url: string; bootMs: number; endpoints: number }>((resolve, reject) => {
     child.stdout.on('data', () => {
       // only whole lines: a chunk may end mid-line
-      const line = out.split('\n').slice(0, -1).find((l) => l.includes('"listening"'));
+      const line = out
+        .split('\n')
+        .slice(0, -1)
+        .find((l) => l.includes('"listening"'));
       if (line) resolve(JSON.parse(line));
     });
     child.once('close', (code) => reject(Object.assign(new Error(`exited ${code}`), { code, err })));
@@ -39,7 +42,9 @@ t.test('HTTPS with HSTS from TLS_CERT_FILE/TLS_KEY_FILE, full registry', async (
   const dir = tempDataDir('manifold-tls-');
   const cert = path.join(dir, 'cert.pem');
   const key = path.join(dir, 'key.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'], {
+    stdio: 'ignore',
+  });
   const server = start({ TLS_CERT_FILE: cert, TLS_KEY_FILE: key });
   t.teardown(() => {
     server.child.kill();
@@ -86,7 +91,10 @@ t.test('the built engine serves what loads on first use: effects (Skia in the bu
 t.test('a bad manifest stops boot and names its file and field', async (t) => {
   const dir = tempDataDir('manifold-bad-');
   fs.mkdirSync(path.join(dir, 'fun'));
-  fs.writeFileSync(path.join(dir, 'fun', 'broken.yaml'), 'path: /api/fun/broken\ncategory: fun\nsummary: Broken one\nadapter: { kind: dataset }\nexamples: []\n');
+  fs.writeFileSync(
+    path.join(dir, 'fun', 'broken.yaml'),
+    'path: /api/fun/broken\ncategory: fun\nsummary: Broken one\nadapter: { kind: dataset }\nexamples: []\n',
+  );
   const server = start({ ENDPOINTS_DIR: dir });
   const error = await server.listening.then(
     () => undefined,

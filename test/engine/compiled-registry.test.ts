@@ -23,7 +23,10 @@ t.test('reuse, and invalidation on a changed, added or removed source', async (t
   const echo = path.join(dir, 'echo.yaml');
   fs.writeFileSync(echo, fs.readFileSync(echo, 'utf8').replace('Echo a word from a data set', 'Echo a word, edited'));
   const edited = loadEndpointsCompiled(dir, cache);
-  t.ok(edited.some((e) => e.summary === 'Echo a word, edited'), 'an edited manifest is re-read');
+  t.ok(
+    edited.some((e) => e.summary === 'Echo a word, edited'),
+    'an edited manifest is re-read',
+  );
   t.notOk(edited.some((e) => e.summary === 'from the compiled file'));
 
   // a new manifest file: recompiled
@@ -31,8 +34,14 @@ t.test('reuse, and invalidation on a changed, added or removed source', async (t
   t.equal(loadEndpointsCompiled(dir, cache).length, first.length + 1, 'a new manifest is picked up');
 
   // a changed data list behind a family: recompiled
-  fs.writeFileSync(path.join(dir, 'item.yaml'), fs.readFileSync(path.join(dir, 'item.yaml'), 'utf8').replace('{ name: three, n: 3 }', '{ name: three, n: 3 }, { name: four, n: 4 }'));
-  t.ok(loadEndpointsCompiled(dir, cache).some((e) => e.path === '/api/test/four'), 'family items follow their source');
+  fs.writeFileSync(
+    path.join(dir, 'item.yaml'),
+    fs.readFileSync(path.join(dir, 'item.yaml'), 'utf8').replace('{ name: three, n: 3 }', '{ name: three, n: 3 }, { name: four, n: 4 }'),
+  );
+  t.ok(
+    loadEndpointsCompiled(dir, cache).some((e) => e.path === '/api/test/four'),
+    'family items follow their source',
+  );
 
   // a changed upstream spec: recompiled
   const upstreams = path.join(dir, 'upstreams');
@@ -47,7 +56,13 @@ t.test('reuse, and invalidation on a changed, added or removed source', async (t
 t.test('adapter configs are checked while compiling, with their defaults filled in', async (t) => {
   const { dir } = writeTestEndpoints();
   const cache = path.join(tempDataDir(), 'registry.json');
-  fs.writeFileSync(path.join(dir, 'broken.yaml'), fs.readFileSync(path.join(dir, 'needs-env.yaml'), 'utf8').replace('/api/test/needs-env', '/api/test/broken').replace(/adapter: .*/, 'adapter: { kind: dataset, config: { nofile: true } }'));
+  fs.writeFileSync(
+    path.join(dir, 'broken.yaml'),
+    fs
+      .readFileSync(path.join(dir, 'needs-env.yaml'), 'utf8')
+      .replace('/api/test/needs-env', '/api/test/broken')
+      .replace(/adapter: .*/, 'adapter: { kind: dataset, config: { nofile: true } }'),
+  );
   t.throws(() => loadRegistryCompiled(dir, cache), /broken\.yaml: adapter\.config/);
   t.notOk(fs.existsSync(cache), 'nothing compiled from a broken registry');
 });

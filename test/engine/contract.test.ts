@@ -50,7 +50,11 @@ t.test('405 with Allow when the path exists for another method', async (t) => {
 });
 
 t.test('POST with a JSON body, key in the body, defaults and coercion', async (t) => {
-  const res = await get('/api/test/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apikey: TEST_KEY, word: 'beta' }) });
+  const res = await get('/api/test/echo', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ apikey: TEST_KEY, word: 'beta' }),
+  });
   t.equal(res.status, 200);
   t.same((await res.json()).result, { word: 'beta', n: 2 });
 });
@@ -62,7 +66,11 @@ t.test('415 for a body type the endpoint does not take', async (t) => {
 });
 
 t.test('413 for a body over the endpoint limit', async (t) => {
-  const res = await get(`/api/test/echo?${key}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ word: 'alpha', pad: 'x'.repeat(500) }) });
+  const res = await get(`/api/test/echo?${key}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ word: 'alpha', pad: 'x'.repeat(500) }),
+  });
   t.equal(res.status, 413);
   t.match(await res.json(), { error: 'payload_too_large' });
 });
@@ -74,7 +82,11 @@ t.test('400 for malformed JSON', async (t) => {
 });
 
 t.test('400 invalid_parameter lists the allowed values of an enum', async (t) => {
-  const res = await get('/api/test/echo', { method: 'POST', headers: { 'content-type': 'application/json', 'X-API-Key': TEST_KEY }, body: JSON.stringify({ word: 'gamma' }) });
+  const res = await get('/api/test/echo', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'X-API-Key': TEST_KEY },
+    body: JSON.stringify({ word: 'gamma' }),
+  });
   const body = await res.json();
   t.equal(res.status, 400);
   t.match(body, { error: 'invalid_parameter', details: [{ param: 'word' }] });
@@ -164,7 +176,10 @@ t.test('built-in routes answer 405 with Allow too', async (t) => {
 
 t.test('params marked secret are redacted from the log line', async (t) => {
   const { redactUrl } = await import('../../engine/auth/redact.js');
-  t.equal(redactUrl('/api/checker/card?number=4111111111111111&apikey=k&x=1', new Set(['number'])), '/api/checker/card?number=[redacted]&apikey=[redacted]&x=1');
+  t.equal(
+    redactUrl('/api/checker/card?number=4111111111111111&apikey=k&x=1', new Set(['number'])),
+    '/api/checker/card?number=[redacted]&apikey=[redacted]&x=1',
+  );
 });
 
 t.test('public endpoints need no key and count against a per-address budget', async (t) => {

@@ -82,7 +82,13 @@ examples: [{ params: { text: hi }, expect: {} }]
 export function writeTestEndpoints(): { dir: string; upstream: (base: string) => UpstreamSpec[] } {
   const dir = tempDataDir('manifold-endpoints-');
   fs.mkdirSync(path.join(dir, 'data'));
-  fs.writeFileSync(path.join(dir, 'data', 'words.json'), JSON.stringify([{ word: 'alpha', n: 1 }, { word: 'beta', n: 2 }]));
+  fs.writeFileSync(
+    path.join(dir, 'data', 'words.json'),
+    JSON.stringify([
+      { word: 'alpha', n: 1 },
+      { word: 'beta', n: 2 },
+    ]),
+  );
   for (const [name, text] of Object.entries(MANIFESTS)) fs.writeFileSync(path.join(dir, name), text);
   return { dir, upstream: (base) => [{ name: 'local', description: 'test upstream', baseUrl: { env: 'LOCAL_URL', default: base } }] };
 }

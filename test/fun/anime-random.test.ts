@@ -5,7 +5,8 @@ import type { HandlerInput } from '../../engine/handlers/types.js';
 t.test('/api/anime/random draws its category at random among the still-picture ones', async (t) => {
   const asked = new Set<string>();
   const setup = { upstreams: { call: async (_name: string, { path }: { path: string }) => (asked.add(path), { url: `https://i.waifu.pics${path}.jpg` }) } };
-  const input = (params: Record<string, unknown>) => ({ params, options: {}, call: { signal: new AbortController().signal }, setup }) as unknown as HandlerInput<{ category?: string }>;
+  const input = (params: Record<string, unknown>) =>
+    ({ params, options: {}, call: { signal: new AbortController().signal }, setup }) as unknown as HandlerInput<{ category?: string }>;
   const wrong: string[] = [];
   for (let i = 0; i < 200; i++) {
     const { url, category } = (await randomPicture(input({}))) as { url: string; category: string };

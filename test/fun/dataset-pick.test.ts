@@ -17,7 +17,13 @@ fs.writeFileSync(
   ['- { slug: epl, region: Europe }', '- { slug: mls, region: Americas }', '- { slug: laliga, region: Europe }'].join('\n'),
 );
 const setup = { manifestDir: dir, config: { env: {} } } as unknown as AdapterSetup;
-const call = (params: Record<string, unknown>): Call => ({ params, signal: new AbortController().signal, baseUrl: 'http://api.test', requestId: 'r1', caller: { keyId: 'test', tier: 'test' } });
+const call = (params: Record<string, unknown>): Call => ({
+  params,
+  signal: new AbortController().signal,
+  baseUrl: 'http://api.test',
+  requestId: 'r1',
+  caller: { keyId: 'test', tier: 'test' },
+});
 
 t.test('pick: all returns every matching item in file order, mapped as a list', async (t) => {
   const handler = await dataset.create({ file: 'leagues.yaml', pick: 'all', filter: { region: 'region' }, result: '[].slug' }, setup);

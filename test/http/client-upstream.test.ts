@@ -177,9 +177,7 @@ t.test('connection errors and bad JSON are 502s that leak no secrets', async (t)
     res.statusCode = 401;
     res.end('invalid api key SECRET-KEY');
   });
-  const statusError = await client
-    .upstreamJson({ upstream: 'api', url: `${failing.origin}/?key=SECRET-KEY`, timeoutMs: 5000 })
-    .catch((e: Error) => e);
+  const statusError = await client.upstreamJson({ upstream: 'api', url: `${failing.origin}/?key=SECRET-KEY`, timeoutMs: 5000 }).catch((e: Error) => e);
   t.equal((statusError as Error).message, 'Upstream api failed: HTTP 401', 'the body of an error is not echoed');
 });
 

@@ -18,12 +18,7 @@ export interface LocalServer {
 
 export type Handler = (req: http.IncomingMessage, res: http.ServerResponse, server: LocalServer) => void;
 
-export async function serve(
-  t: { teardown(fn: () => unknown): void },
-  handler: Handler,
-  host = '127.0.0.1',
-  port = 0,
-): Promise<LocalServer> {
+export async function serve(t: { teardown(fn: () => unknown): void }, handler: Handler, host = '127.0.0.1', port = 0): Promise<LocalServer> {
   const server = http.createServer();
   const local: LocalServer = {
     port: 0,

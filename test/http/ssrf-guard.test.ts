@@ -1,12 +1,6 @@
 import net from 'node:net';
 import t from 'tap';
-import {
-  AddressRefused,
-  checkUrl,
-  createSsrfGuard,
-  type ResolvedAddress,
-  type Resolver,
-} from '../../engine/http/ssrf-guard.js';
+import { AddressRefused, checkUrl, createSsrfGuard, type ResolvedAddress, type Resolver } from '../../engine/http/ssrf-guard.js';
 
 const PUBLIC_V4: ResolvedAddress = { address: '93.184.216.34', family: 4 };
 const PUBLIC_V6: ResolvedAddress = { address: '2606:2800:220:1:248:1893:25c8:1946', family: 6 };
@@ -145,11 +139,7 @@ t.test('DNS failures: a missing host is the caller’s 400, an outage is a 502',
 });
 
 /** Call a LookupFunction and collect what it answers. */
-function lookup(
-  fn: net.LookupFunction,
-  host: string,
-  options: { family?: number; all?: boolean },
-): Promise<{ error: Error | null; answer: unknown }> {
+function lookup(fn: net.LookupFunction, host: string, options: { family?: number; all?: boolean }): Promise<{ error: Error | null; answer: unknown }> {
   return new Promise((resolve) =>
     fn(host, options, ((error: Error | null, address: unknown, family?: number) =>
       resolve({ error, answer: options.all ? address : { address, family } })) as never),

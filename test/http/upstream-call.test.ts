@@ -18,7 +18,15 @@ t.test('one object builds every upstream call: base URL, keys, merged query and 
     });
   });
   const specs: UpstreamSpec[] = [
-    { name: 'svc', description: 'a service', baseUrl: { env: 'SVC_URL' }, requires: ['SVC_KEY'], headers: { Authorization: 'Bearer ${SVC_KEY}' }, query: { key: '${SVC_KEY}' }, timeoutMs: 300 },
+    {
+      name: 'svc',
+      description: 'a service',
+      baseUrl: { env: 'SVC_URL' },
+      requires: ['SVC_KEY'],
+      headers: { Authorization: 'Bearer ${SVC_KEY}' },
+      query: { key: '${SVC_KEY}' },
+      timeoutMs: 300,
+    },
     { name: 'keyless', description: 'no key', baseUrl: { env: 'KEYLESS_URL', default: `${server.origin}/` } },
     { name: 'off', description: 'not configured', baseUrl: { env: 'OFF_URL' }, requires: ['OFF_KEY'] },
   ];
@@ -56,7 +64,12 @@ t.test('one object builds every upstream call: base URL, keys, merged query and 
 t.test('dns and whois are upstreams with servers by role instead of a base URL', async (t) => {
   const specs: UpstreamSpec[] = [
     { name: 'dns', protocol: 'dns', description: 'resolvers', servers: { resolvers: { env: 'DNS_SERVERS' } }, timeoutMs: 3000 },
-    { name: 'whois', protocol: 'whois', description: 'whois', servers: { discovery: { env: 'WHOIS_IANA_SERVER', default: 'whois.iana.org' }, direct: { env: 'WHOIS_SERVER' } } },
+    {
+      name: 'whois',
+      protocol: 'whois',
+      description: 'whois',
+      servers: { discovery: { env: 'WHOIS_IANA_SERVER', default: 'whois.iana.org' }, direct: { env: 'WHOIS_SERVER' } },
+    },
   ];
   const system = new UpstreamRegistry(specs, {}, http);
   t.same(system.servers('dns'), { servers: { resolvers: undefined }, timeoutMs: 3000 }, "unset: the system's resolvers");

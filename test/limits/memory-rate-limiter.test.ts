@@ -45,8 +45,11 @@ t.test('reset and retry-after count to the right hit', async (t) => {
   t.same(await hit(30_000), { allowed: true, limit: 4, remaining: 1, resetSeconds: 30 }, 'until the hit at 0 leaves');
   t.same(await hit(30_500), { allowed: true, limit: 4, remaining: 0, resetSeconds: 30 }, 'rounded up');
   t.same(await hit(45_000), { allowed: false, limit: 4, remaining: 0, resetSeconds: 15, retryAfterSeconds: 15 });
-  t.same(await hit(45_000, 2), { allowed: false, limit: 2, remaining: 0, resetSeconds: 15, retryAfterSeconds: 45 },
-    'a lowered limit frees up only when the hit at 30 000 leaves');
+  t.same(
+    await hit(45_000, 2),
+    { allowed: false, limit: 2, remaining: 0, resetSeconds: 15, retryAfterSeconds: 45 },
+    'a lowered limit frees up only when the hit at 30 000 leaves',
+  );
   t.same(await hit(60_000), { allowed: true, limit: 4, remaining: 0, resetSeconds: 10 });
 });
 
@@ -107,7 +110,10 @@ t.test('the hit log keeps order across wrap-around and growth', async (t) => {
     while (model.length && model[0] <= cutoff) model.shift();
     if (log.length !== model.length || model.some((v, i) => log.at(i) !== v)) t.fail(`log differs from the model in round ${round}`);
   }
-  t.same(Array.from({ length: log.length }, (_, i) => log.at(i)), model);
+  t.same(
+    Array.from({ length: log.length }, (_, i) => log.at(i)),
+    model,
+  );
   log.dropUntil(Infinity);
   t.equal(log.length, 0);
 });

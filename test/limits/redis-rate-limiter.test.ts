@@ -32,8 +32,11 @@ t.test('on a real redis-server', { skip: url ? false : missing }, async (t) => {
     const decisions = await Promise.all(hits);
     const allowed = decisions.filter((d) => d.allowed);
     t.equal(allowed.length, limit, 'exactly limit hits allowed across both instances');
-    t.same(allowed.map((d) => d.remaining).sort((x, y) => x - y), Array.from({ length: limit }, (_, i) => i),
-      'each allowed hit saw a distinct count: no two read the same state');
+    t.same(
+      allowed.map((d) => d.remaining).sort((x, y) => x - y),
+      Array.from({ length: limit }, (_, i) => i),
+      'each allowed hit saw a distinct count: no two read the same state',
+    );
     t.equal(await inspect.zcard(DEFAULT_KEY_PREFIX + 'shared'), limit, 'denied hits were not recorded');
     const denied = decisions.find((d) => !d.allowed)!;
     t.match(denied, { allowed: false, limit, remaining: 0 });

@@ -7,7 +7,6 @@ import { freePort } from '../support/free-port.js';
  * redis-server is not installed (the caller decides whether that fails or skips).
  */
 
-
 /** A running server: its URL, and SIGSTOP/SIGCONT to make it unresponsive and back (the TCP port keeps accepting). */
 export interface RedisServer {
   url: string;

@@ -154,7 +154,10 @@ t.test('identical concurrent calls share one job; a repeat reuses the file', asy
   const runs = fs.readFileSync(log, 'utf8').trim().split('\n');
   t.equal(runs.filter((l) => l.includes('--dump-single-json')).length, 1, 'resolved once');
   t.equal(runs.filter((l) => l.includes('--load-info-json')).length, 1, 'fetched once');
-  t.ok(runs.every((l) => / --proxy http:\/\/[^ ]+@127\.0\.0\.1:\d+ /.test(` ${l} `)), 'every yt-dlp run goes through the egress proxy');
+  t.ok(
+    runs.every((l) => / --proxy http:\/\/[^ ]+@127\.0\.0\.1:\d+ /.test(` ${l} `)),
+    'every yt-dlp run goes through the egress proxy',
+  );
 });
 
 t.test('limits: too long and too large are client errors', async (t) => {

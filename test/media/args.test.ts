@@ -15,7 +15,13 @@ t.test('yt-dlp: the user URL only ever comes after --', async (t) => {
   t.ok(args.includes('--ignore-config'), 'a host config file cannot add options');
   t.ok(args.includes('--no-playlist'));
   t.ok(args.includes('--dump-single-json'));
-  t.same(infoArgs('https://x.test/v', { proxy: 'http://127.0.0.1:9' }).slice(-5), ['--proxy', 'http://127.0.0.1:9', '--dump-single-json', '--', 'https://x.test/v']);
+  t.same(infoArgs('https://x.test/v', { proxy: 'http://127.0.0.1:9' }).slice(-5), [
+    '--proxy',
+    'http://127.0.0.1:9',
+    '--dump-single-json',
+    '--',
+    'https://x.test/v',
+  ]);
   t.same(searchArgs('-rf artist - song').slice(-2), ['--', 'ytsearch1:-rf artist - song']);
 });
 
@@ -93,7 +99,10 @@ t.test('yt-dlp failures map to client-facing errors without echoing stderr', asy
 });
 
 t.test('host options: cookies and extra arguments go before the user input, split like a shell would', async (t) => {
-  const host = { cookiesFile: '/etc/manifold/cookies.txt', extraArgs: extraArgs('--extractor-args "youtube:player_client=web;po_token=web+AB CD" --sleep-requests 1') };
+  const host = {
+    cookiesFile: '/etc/manifold/cookies.txt',
+    extraArgs: extraArgs('--extractor-args "youtube:player_client=web;po_token=web+AB CD" --sleep-requests 1'),
+  };
   t.same(host.extraArgs, ['--extractor-args', 'youtube:player_client=web;po_token=web+AB CD', '--sleep-requests', '1']);
   for (const args of [infoArgs('https://x.test/v', { host }), searchArgs('song', { host }), fetchArgs('/tmp/i.json', '18', { host })]) {
     const at = args.indexOf('--cookies');

@@ -89,11 +89,14 @@ t.test('yt-dlp through the proxy: a redirect to a private address is a 400, not 
   const from = `http://media.test:${new URL(redirecting.url('x')).port}/go.mp4`;
   const signal = new AbortController().signal;
   const run = 'yt-1';
-  await t.rejects(runInfo('yt-dlp', infoArgs(from, { proxy: proxy.urlFor(run) }), signal, () => proxy.takeRefusal(run)), {
-    status: 400,
-    code: 'unsupported_url',
-    message: /refused address/,
-  });
+  await t.rejects(
+    runInfo('yt-dlp', infoArgs(from, { proxy: proxy.urlFor(run) }), signal, () => proxy.takeRefusal(run)),
+    {
+      status: 400,
+      code: 'unsupported_url',
+      message: /refused address/,
+    },
+  );
   const info = await runInfo('yt-dlp', infoArgs(publicUrl('clip.mp4'), { proxy: proxy.urlFor('yt-2') }), signal);
   t.equal(info.title, 'clip', 'an allowed URL resolves through the proxy');
 });

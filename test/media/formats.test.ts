@@ -39,8 +39,14 @@ t.test('generic direct link and OpenGraph page: the item is its own format', asy
 });
 
 t.test('nothing usable: no choice', async (t) => {
-  t.equal(chooseFormats({ id: 'x', formats: [{ format_id: 'sb0', format_note: 'storyboard', ext: 'mhtml', url: 'https://x/sb' }] }, { kind: 'audio', kbps: 128 }), undefined);
-  t.equal(chooseFormats({ id: 'x', formats: [{ format_id: 'v', vcodec: 'avc1', acodec: 'none', url: 'https://x/v' }] }, { kind: 'audio', kbps: 128 }), undefined);
+  t.equal(
+    chooseFormats({ id: 'x', formats: [{ format_id: 'sb0', format_note: 'storyboard', ext: 'mhtml', url: 'https://x/sb' }] }, { kind: 'audio', kbps: 128 }),
+    undefined,
+  );
+  t.equal(
+    chooseFormats({ id: 'x', formats: [{ format_id: 'v', vcodec: 'avc1', acodec: 'none', url: 'https://x/v' }] }, { kind: 'audio', kbps: 128 }),
+    undefined,
+  );
 });
 
 t.test('pipeable: fragmented and stream containers yes, a plain MP4 no', async (t) => {

@@ -23,9 +23,24 @@ const ffmpeg = (args: string[]) => execFileSync('ffmpeg', ['-hide_banner', '-log
 export function makeClip(dir: string, name = 'clip.mp4', seconds = 3): string {
   const file = path.join(dir, name);
   ffmpeg([
-    '-f', 'lavfi', '-i', `testsrc=size=320x240:rate=25:duration=${seconds}`,
-    '-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=44100:duration=${seconds}`,
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', file,
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc=size=320x240:rate=25:duration=${seconds}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=440:sample_rate=44100:duration=${seconds}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-shortest',
+    file,
   ]);
   return file;
 }

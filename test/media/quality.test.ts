@@ -14,7 +14,8 @@ t.test('every spelling clients use reads as the same target', async (t) => {
 });
 
 t.test('the job spec carries the canonical label, so every spelling is one cached job', async (t) => {
-  for (const raw of ['128', '128k', '128kbps']) t.same(outputSpec('mp3', raw), { format: 'mp3', quality: '128kbps', target: { kind: 'audio', kbps: 128 } }, raw);
+  for (const raw of ['128', '128k', '128kbps'])
+    t.same(outputSpec('mp3', raw), { format: 'mp3', quality: '128kbps', target: { kind: 'audio', kbps: 128 } }, raw);
   for (const raw of ['720', '720p']) t.same(outputSpec('mp4', raw), { format: 'mp4', quality: '720p', target: { kind: 'video', height: 720 } }, raw);
   t.throws(() => outputSpec('mp3', '720'), { status: 400, code: 'invalid_parameter' }, 'a height for an MP3 is refused');
   t.throws(() => outputSpec('mp4', '128k'), { status: 400, code: 'invalid_parameter' }, 'a bit rate for an MP4 is refused');
@@ -32,7 +33,10 @@ t.test('every downloader with a quality param takes the liberal spellings of the
     }
   };
   for (const e of downloaders) {
-    for (const [canonical, variants] of [['128kbps', ['128', '128k']], ['720p', ['720']]] as const) {
+    for (const [canonical, variants] of [
+      ['128kbps', ['128', '128k']],
+      ['720p', ['720']],
+    ] as const) {
       if (!accepts(e, canonical)) continue;
       for (const v of variants) t.ok(accepts(e, v), `${e.path}: quality=${v} as ${canonical}`);
     }

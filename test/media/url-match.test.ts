@@ -44,7 +44,8 @@ t.test('YouTube forms', async (t) => {
     'https://www.youtube.com/shorts/dQw4w9WgXcQ',
     'https://www.youtube.com/live/dQw4w9WgXcQ',
     'https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ',
-  ]) t.ok(youtube.matches(url), url);
+  ])
+    t.ok(youtube.matches(url), url);
   for (const url of [
     'https://youtube.com.evil.example/watch?v=dQw4w9WgXcQ',
     'https://evil.example/?u=https://www.youtube.com/watch?v=dQw4w9WgXcQ',
@@ -52,7 +53,8 @@ t.test('YouTube forms', async (t) => {
     'https://www.youtube.com/channel/UCuAXFkgsw1L7xaCfnd5JJOw',
     'javascript:alert(1)//youtu.be/dQw4w9WgXcQ',
     'ftp://youtu.be/dQw4w9WgXcQ',
-  ]) t.notOk(youtube.matches(url), `refuses ${url}`);
+  ])
+    t.notOk(youtube.matches(url), `refuses ${url}`);
 });
 
 t.test('no patterns: any http(s) URL, nothing else', async (t) => {

@@ -19,9 +19,13 @@ t.test('languages: English ships; two-letter codes map to Tesseract codes', asyn
 t.test('reads a note, line by line, on a warm worker; a closed worker is started again', async (t) => {
   const first = await recognize(note, 'eng', new AbortController().signal);
   t.equal(first.text, 'Manifold OCR fixture\nThe quick brown fox jumps over 13 lazy dogs.');
-  t.same(first.lines.map((l) => l.text), ['Manifold OCR fixture', 'The quick brown fox jumps over 13 lazy dogs.']);
+  t.same(
+    first.lines.map((l) => l.text),
+    ['Manifold OCR fixture', 'The quick brown fox jumps over 13 lazy dogs.'],
+  );
   // white text on black, made here: a second, different page on the same worker
-  const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="520" height="120"><rect width="100%" height="100%" fill="#000"/><text x="20" y="75" font-family="DejaVu Sans" font-size="40" fill="#fff">Warm worker 2</text></svg>';
+  const svg =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="520" height="120"><rect width="100%" height="100%" fill="#000"/><text x="20" y="75" font-family="DejaVu Sans" font-size="40" fill="#fff">Warm worker 2</text></svg>';
   const second = await recognize(await sharp(Buffer.from(svg)).png().toBuffer(), 'eng', new AbortController().signal);
   t.equal(second.text, 'Warm worker 2');
   await shutdownAll();

@@ -79,10 +79,13 @@ function declared(schema: any, steps: string[]): boolean {
 }
 
 const typeOk = (result: unknown, type: PeerPath['result']) =>
-  type === 'string' ? typeof result === 'string' && result.length > 0
-  : type === 'array' ? Array.isArray(result)
-  : type === 'object' ? result !== null && typeof result === 'object' && !Array.isArray(result)
-  : true;
+  type === 'string'
+    ? typeof result === 'string' && result.length > 0
+    : type === 'array'
+      ? Array.isArray(result)
+      : type === 'object'
+        ? result !== null && typeof result === 'object' && !Array.isArray(result)
+        : true;
 
 /** The JSON type a row's fields imply for `result`: a list when they go through its items. */
 const impliedType = (row: PeerPath) => row.result ?? (row.fields?.some((f) => f.startsWith('[]')) ? 'array' : 'object');
@@ -98,45 +101,52 @@ for (const row of strict) {
     absent.push(row.path);
     continue;
   }
-  await t.test(`${row.path}: ${row.result ? `result is ${row.result}` : ''}${row.result && row.fields ? ', ' : ''}${row.fields?.join(', ') ?? ''}`, async (t) => {
-    const runs = endpoint.examples.filter(succeeds);
-    let checked = 0;
-    const gaps = row.gaps ?? {};
-    for (const example of runs) {
-      const answer = await answerTo(endpoint, example);
-      if (answer.status !== 200) continue; // the conformance harness reports failing examples
-      const name = `example ${JSON.stringify(example.name ?? '')}`;
-      const isJson = (answer.headers.get('content-type') ?? '').includes('json');
-      if (row.result === 'bytes') {
-        // the client's plain call: hosted=true asks for a link instead, and on a streamable endpoint only stream=true gives bytes
-        if ('hosted' in example.params || (endpoint.response === 'streamable' && 'stream' in example.params)) continue;
-        checked++;
-        t.notOk(isJson, `${name}: the answer is the bytes, not JSON`);
-        continue;
-      }
-      // other forms of the same endpoint (stream=true bytes or events, fancy's single style) answer other clients
-      const result = answer.json?.result;
-      if (!isJson || !typeOk(result, impliedType(row))) continue;
-      checked++;
-      for (const field of row.fields ?? []) {
-        if (gaps[field]) {
-          if (present(result, field)) closedGaps.push(`${row.path} ${field}`);
+  await t.test(
+    `${row.path}: ${row.result ? `result is ${row.result}` : ''}${row.result && row.fields ? ', ' : ''}${row.fields?.join(', ') ?? ''}`,
+    async (t) => {
+      const runs = endpoint.examples.filter(succeeds);
+      let checked = 0;
+      const gaps = row.gaps ?? {};
+      for (const example of runs) {
+        const answer = await answerTo(endpoint, example);
+        if (answer.status !== 200) continue; // the conformance harness reports failing examples
+        const name = `example ${JSON.stringify(example.name ?? '')}`;
+        const isJson = (answer.headers.get('content-type') ?? '').includes('json');
+        if (row.result === 'bytes') {
+          // the client's plain call: hosted=true asks for a link instead, and on a streamable endpoint only stream=true gives bytes
+          if ('hosted' in example.params || (endpoint.response === 'streamable' && 'stream' in example.params)) continue;
+          checked++;
+          t.notOk(isJson, `${name}: the answer is the bytes, not JSON`);
           continue;
         }
-        t.ok(present(result, field), `${name}: result has ${field}`);
+        // other forms of the same endpoint (stream=true bytes or events, fancy's single style) answer other clients
+        const result = answer.json?.result;
+        if (!isJson || !typeOk(result, impliedType(row))) continue;
+        checked++;
+        for (const field of row.fields ?? []) {
+          if (gaps[field]) {
+            if (present(result, field)) closedGaps.push(`${row.path} ${field}`);
+            continue;
+          }
+          t.ok(present(result, field), `${name}: result has ${field}`);
+        }
       }
-    }
-    if (checked > 0) return;
-    // no example succeeds offline (the service is out of reach here): the answer's schema must promise the fields
-    schemaOnly.push(row.path);
-    const schema = endpoint.resultSchema as { type?: string | string[] } | undefined;
-    const types = [schema?.type ?? []].flat();
-    if (row.result && row.result !== 'bytes') t.ok(types.includes(row.result), `resultSchema says result is ${row.result}`);
-    if (row.result === 'bytes') t.equal(endpoint.response, 'binary', 'answers with bytes');
-    for (const field of row.fields ?? []) {
-      if (!gaps[field]) t.ok(field.split('|').some((f) => declared(schema, stepsOf(f))), `resultSchema declares ${field}`);
-    }
-  });
+      if (checked > 0) return;
+      // no example succeeds offline (the service is out of reach here): the answer's schema must promise the fields
+      schemaOnly.push(row.path);
+      const schema = endpoint.resultSchema as { type?: string | string[] } | undefined;
+      const types = [schema?.type ?? []].flat();
+      if (row.result && row.result !== 'bytes') t.ok(types.includes(row.result), `resultSchema says result is ${row.result}`);
+      if (row.result === 'bytes') t.equal(endpoint.response, 'binary', 'answers with bytes');
+      for (const field of row.fields ?? []) {
+        if (!gaps[field])
+          t.ok(
+            field.split('|').some((f) => declared(schema, stepsOf(f))),
+            `resultSchema declares ${field}`,
+          );
+      }
+    },
+  );
 }
 
 t.test('coverage of the client paths', async (t) => {
@@ -161,5 +171,9 @@ t.test('coverage of the client paths', async (t) => {
   if (closedGaps.length) console.log(`# parity: now returned, drop these gaps from peer-paths.yaml: ${closedGaps.join('; ')}`);
   t.comment(line);
   t.ok(answered > 0, 'some client paths answer');
-  t.same(rows.filter((r) => excluded.has(r.path.toLowerCase()) && byPath.has(r.path.toLowerCase())).map((r) => r.path), [], 'no excluded path is served');
+  t.same(
+    rows.filter((r) => excluded.has(r.path.toLowerCase()) && byPath.has(r.path.toLowerCase())).map((r) => r.path),
+    [],
+    'no excluded path is served',
+  );
 });

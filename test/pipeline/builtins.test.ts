@@ -28,7 +28,15 @@ t.test('/checkapikey and /api/checkapikey: a personal key, its usage counted acr
   t.equal((await get('/api/test/one', { headers })).status, 400, 'a refused param still counts: the request was admitted');
   const res = await get('/api/checkapikey', { headers: { Authorization: `Bearer ${key.key}` } });
   const text = await res.text();
-  t.same(JSON.parse(text).result, { tier: 'personal', label: 'my bot', limit_per_minute: 70, remaining: 65, requests_today: 5, requests_total: 5, created_at: key.createdAt });
+  t.same(JSON.parse(text).result, {
+    tier: 'personal',
+    label: 'my bot',
+    limit_per_minute: 70,
+    remaining: 65,
+    requests_today: 5,
+    requests_total: 5,
+    created_at: key.createdAt,
+  });
   t.notMatch(text, key.key, 'never the key');
   t.notMatch(text, /"hash"|"id"/, 'never its hash or id');
 
@@ -45,7 +53,12 @@ t.test('/checkapikey needs a valid key', async (t) => {
 });
 
 t.test('one 404 and one 405 for built-ins and manifests alike', async (t) => {
-  for (const [method, path, allow] of [['POST', '/health', 'GET, HEAD'], ['DELETE', '/files/abc.png', 'GET, HEAD'], ['GET', '/api/test/echo', 'POST'], ['PUT', '/api/admin/keys', 'POST, GET, HEAD']] as const) {
+  for (const [method, path, allow] of [
+    ['POST', '/health', 'GET, HEAD'],
+    ['DELETE', '/files/abc.png', 'GET, HEAD'],
+    ['GET', '/api/test/echo', 'POST'],
+    ['PUT', '/api/admin/keys', 'POST, GET, HEAD'],
+  ] as const) {
     const res = await get(path, { method });
     t.equal(res.status, 405, `${method} ${path}`);
     t.equal(res.headers.get('allow'), allow);
@@ -65,7 +78,7 @@ t.test('auth: key built-ins are rate limited like endpoints; auth: none ones are
   t.match(await health.json(), { status: 'ok', version: '3.0.4' });
 });
 
-t.test('the listing carries the built-in table with each route\'s auth', async (t) => {
+t.test("the listing carries the built-in table with each route's auth", async (t) => {
   const { result } = await (await get(`/api/admin/endpoints?apikey=${TEST_KEY}`)).json();
   t.equal(result.total, endpoints.length, 'endpoints are still the manifests');
   const byPath = new Map(result.builtins.map((b: { method: string; path: string; auth: string }) => [`${b.method} ${b.path}`, b.auth]));

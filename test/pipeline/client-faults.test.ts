@@ -58,7 +58,12 @@ const upstream = http.createServer((_req, res) => setTimeout(() => res.end(JSON.
 await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
 const served = await serve(
   { BODY_MAX_BYTES: '1000', UPLOAD_MAX_BYTES: '5000', HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '1500', BODY_IDLE_TIMEOUT_MS: '600' },
-  { endpoints: loadEndpoints(dir), upstreamSpecs: [{ name: 'local', description: 'slow', baseUrl: { env: 'LOCAL_URL', default: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}` } }] },
+  {
+    endpoints: loadEndpoints(dir),
+    upstreamSpecs: [
+      { name: 'local', description: 'slow', baseUrl: { env: 'LOCAL_URL', default: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}` } },
+    ],
+  },
 );
 t.teardown(async () => {
   await served.close();
@@ -76,7 +81,11 @@ function isEnvelope(t: Tap, answer: RawAnswer, status: number, error: string) {
 
 const post = (p: string, headers: string, body: Buffer | string) => {
   const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
-  return rawRequest(served.url, `POST ${p} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${TEST_KEY}\r\n${headers}Content-Length: ${bytes.length}\r\nConnection: close\r\n\r\n`, bytes);
+  return rawRequest(
+    served.url,
+    `POST ${p} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${TEST_KEY}\r\n${headers}Content-Length: ${bytes.length}\r\nConnection: close\r\n\r\n`,
+    bytes,
+  );
 };
 const json = 'Content-Type: application/json\r\n';
 
@@ -84,7 +93,12 @@ t.test("what Node's parser refuses is an envelope too", async (t) => {
   isEnvelope(t, await rawRequest(served.url, `GET /api/test/small?q=${'a'.repeat(20 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`), 431, 'headers_too_large');
   isEnvelope(t, await rawRequest(served.url, `GET /a b c HTTP/1.1\r\nHost: x\r\n\r\n`), 400, 'bad_request');
   isEnvelope(t, await rawRequest(served.url, 'HELLO\r\n\r\n'), 400, 'bad_request');
-  isEnvelope(t, await rawRequest(served.url, `POST /api/test/small HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`), 400, 'bad_request');
+  isEnvelope(
+    t,
+    await rawRequest(served.url, `POST /api/test/small HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`),
+    400,
+    'bad_request',
+  );
   isEnvelope(t, await rawRequest(served.url, `POST /api/test/small HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`), 400, 'bad_request');
 });
 
@@ -100,7 +114,11 @@ t.test('a body that stops arriving: 408 after BODY_IDLE_TIMEOUT_MS', async (t) =
 
 t.test('a body trickled in slower than REQUEST_TIMEOUT_MS allows: 408', async (t) => {
   const size = 900;
-  const answer = await rawRequest(served.url, `POST /api/test/any HTTP/1.1\r\nHost: x\r\nX-API-Key: ${TEST_KEY}\r\n${json}Content-Length: ${size}\r\n\r\n`, { size, chunk: 10, delayMs: 200 });
+  const answer = await rawRequest(served.url, `POST /api/test/any HTTP/1.1\r\nHost: x\r\nX-API-Key: ${TEST_KEY}\r\n${json}Content-Length: ${size}\r\n\r\n`, {
+    size,
+    chunk: 10,
+    delayMs: 200,
+  });
   isEnvelope(t, answer, 408, 'request_timeout');
   t.ok(answer.sentBeforeAnswer < size, 'cut off before the body was complete');
 });
@@ -121,7 +139,11 @@ t.test('413 names the limit that applies', async (t) => {
   const form = await post('/api/test/any', 'Content-Type: application/x-www-form-urlencoded\r\n', `data=${'x'.repeat(2000)}`);
   t.match(form.json.message, /BODY_MAX_BYTES/);
   const B = 'xyz';
-  const upload = await post('/api/test/upload', `Content-Type: multipart/form-data; boundary=${B}\r\n`, `--${B}\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\nContent-Type: application/octet-stream\r\n\r\n${'x'.repeat(8000)}\r\n--${B}--\r\n`);
+  const upload = await post(
+    '/api/test/upload',
+    `Content-Type: multipart/form-data; boundary=${B}\r\n`,
+    `--${B}\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\nContent-Type: application/octet-stream\r\n\r\n${'x'.repeat(8000)}\r\n--${B}--\r\n`,
+  );
   isEnvelope(t, upload, 413, 'payload_too_large');
   t.match(upload.json.message, /UPLOAD_MAX_BYTES \(5000 bytes\)/);
 });
@@ -130,17 +152,30 @@ t.test('deeply nested JSON is a 400 naming the body, not a 500', async (t) => {
   const deep = `{"data":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
   const unlimited = await serve({}, { endpoints: loadEndpoints(dir) });
   t.teardown(() => unlimited.close());
-  const res = await fetch(`${unlimited.url}/api/test/any`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': TEST_KEY }, body: deep });
+  const res = await fetch(`${unlimited.url}/api/test/any`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': TEST_KEY },
+    body: deep,
+  });
   t.equal(res.status, 400);
   t.match(await res.json(), { error: 'invalid_body', details: [{ param: 'body', problem: /nested deeper than 64/ }] });
-  const fine = await fetch(`${unlimited.url}/api/test/any`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': TEST_KEY }, body: `{"data":${'['.repeat(60)}${']'.repeat(60)}}` });
+  const fine = await fetch(`${unlimited.url}/api/test/any`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': TEST_KEY },
+    body: `{"data":${'['.repeat(60)}${']'.repeat(60)}}`,
+  });
   t.equal(fine.status, 200, '60 levels pass');
 });
 
 t.test('Content-Encoding: an unsupported coding is 415, corrupt data 400, a real gzip/brotli body works', async (t) => {
   isEnvelope(t, await post('/api/test/any', `${json}Content-Encoding: zstd\r\n`, '{}'), 415, 'unsupported_media_type');
   const B = 'xyz';
-  isEnvelope(t, await post('/api/test/upload', `Content-Type: multipart/form-data; boundary=${B}\r\nContent-Encoding: br\r\n`, `--${B}--\r\n`), 415, 'unsupported_media_type');
+  isEnvelope(
+    t,
+    await post('/api/test/upload', `Content-Type: multipart/form-data; boundary=${B}\r\nContent-Encoding: br\r\n`, `--${B}--\r\n`),
+    415,
+    'unsupported_media_type',
+  );
   const corrupt = await post('/api/test/any', `${json}Content-Encoding: br\r\n`, 'this is not brotli');
   isEnvelope(t, corrupt, 400, 'invalid_body');
   t.match(corrupt.json.message, /compressed data is corrupt/);
@@ -153,7 +188,11 @@ t.test('multipart without a boundary, or truncated, is 400 invalid_body', async 
   isEnvelope(t, none, 400, 'invalid_body');
   t.match(none.json.message, /boundary/);
   const B = 'xyz';
-  const cut = await post('/api/test/upload', `Content-Type: multipart/form-data; boundary=${B}\r\n`, `--${B}\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\nContent-Type: application/octet-stream\r\n\r\nabc`);
+  const cut = await post(
+    '/api/test/upload',
+    `Content-Type: multipart/form-data; boundary=${B}\r\n`,
+    `--${B}\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\nContent-Type: application/octet-stream\r\n\r\nabc`,
+  );
   isEnvelope(t, cut, 400, 'invalid_body');
   t.match(cut.json.message, /truncated/);
   // removed when the response closes, which can be a moment after the client saw it
@@ -169,7 +208,11 @@ t.test('nested input that reaches a tool is a 4xx, not a 500 (the shipped JSON f
   const full = await serve({});
   t.teardown(() => full.close());
   const deep = '['.repeat(200_000) + ']'.repeat(200_000);
-  const res = await fetch(`${full.url}/api/tools/jsonformat`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': TEST_KEY }, body: JSON.stringify({ json: deep }) });
+  const res = await fetch(`${full.url}/api/tools/jsonformat`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': TEST_KEY },
+    body: JSON.stringify({ json: deep }),
+  });
   t.ok(res.status >= 400 && res.status < 500, `HTTP ${res.status}`);
   t.match(await res.json(), { success: false, error: String });
 });

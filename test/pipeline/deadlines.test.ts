@@ -4,7 +4,10 @@ import { Deadlined, DeadlineQueue, Deadlines } from '../../engine/pipeline/deadl
 /** An entry that records its expiry. */
 class Entry extends Deadlined {
   expiredWith: number | undefined;
-  constructor(readonly name: string, private readonly expired: string[]) {
+  constructor(
+    readonly name: string,
+    private readonly expired: string[],
+  ) {
     super();
   }
   expire(timeoutMs: number) {

@@ -34,7 +34,10 @@ t.test('the upstream request is aborted when the client disconnects', async (t) 
   });
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-  const served = await serve({}, { endpoints: loadEndpoints(dir), upstreamSpecs: [{ name: 'local', description: 'test upstream', baseUrl: { env: 'LOCAL_URL', default: base } }] });
+  const served = await serve(
+    {},
+    { endpoints: loadEndpoints(dir), upstreamSpecs: [{ name: 'local', description: 'test upstream', baseUrl: { env: 'LOCAL_URL', default: base } }] },
+  );
   t.teardown(async () => {
     await served.close();
     upstream.closeAllConnections();

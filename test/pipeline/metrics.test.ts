@@ -52,7 +52,8 @@ t.test('requests are counted by path template and status, unknown paths as unmat
   const { status, type, text } = await scrape();
   t.equal(status, 200);
   t.match(type, /^text\/plain; version=0\.0\.4/);
-  const moved = (labels: Record<string, string>) => sample(text, 'manifold_http_requests_total', labels) - sample(before, 'manifold_http_requests_total', labels);
+  const moved = (labels: Record<string, string>) =>
+    sample(text, 'manifold_http_requests_total', labels) - sample(before, 'manifold_http_requests_total', labels);
   t.equal(moved({ category: 'fun', endpoint: '/api/test/one', status: '200' }), 1);
   t.equal(moved({ category: 'fun', endpoint: '/api/test/one', status: '400' }), 1);
   t.equal(moved({ category: 'none', endpoint: 'unmatched', status: '404' }), 1);
@@ -68,7 +69,9 @@ t.test('upstream calls are counted by upstream and outcome', async (t) => {
   t.equal((await fetch(`${served.url}/api/test/slow?q=fail&apikey=${TEST_KEY}`)).status, 502);
   t.equal((await fetch(`${served.url}/api/test/slow?q=late&apikey=${TEST_KEY}`)).status, 504);
   const { text } = await scrape();
-  const moved = (outcome: string) => sample(text, 'manifold_upstream_requests_total', { upstream: 'local', outcome }) - sample(before, 'manifold_upstream_requests_total', { upstream: 'local', outcome });
+  const moved = (outcome: string) =>
+    sample(text, 'manifold_upstream_requests_total', { upstream: 'local', outcome }) -
+    sample(before, 'manifold_upstream_requests_total', { upstream: 'local', outcome });
   t.equal(moved('ok'), 1);
   t.equal(moved('error'), 1, 'one failed call, however many retries it made');
   t.equal(moved('timeout'), 1, 'the endpoint timeout (400 ms) passed first');

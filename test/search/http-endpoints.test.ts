@@ -20,12 +20,17 @@ async function upstream(t: { teardown(fn: () => unknown): void }, reply: (req: h
     reply(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  t.teardown(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, urls };
 }
 
-const json = (res: http.ServerResponse, body: unknown, status = 200) =>
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const json = (res: http.ServerResponse, body: unknown, status = 200) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
 t.test('a slow upstream is a 504 within the endpoint timeout', async (t) => {
   const slow = await upstream(t, (_req, res) => {
@@ -48,7 +53,13 @@ t.test('a body that is not JSON is a 502', async (t) => {
 
 t.test('path params are URL-encoded, so a scoped package stays one path segment', async (t) => {
   const registry = await upstream(t, (_req, res) =>
-    json(res, { name: '@koa/router', 'dist-tags': { latest: '14.0.0' }, versions: { '14.0.0': { version: '14.0.0' } }, time: { created: '2015-01-01T00:00:00.000Z', '14.0.0': '2025-06-20T08:01:02.000Z' }, maintainers: [] }),
+    json(res, {
+      name: '@koa/router',
+      'dist-tags': { latest: '14.0.0' },
+      versions: { '14.0.0': { version: '14.0.0' } },
+      time: { created: '2015-01-01T00:00:00.000Z', '14.0.0': '2025-06-20T08:01:02.000Z' },
+      maintainers: [],
+    }),
   );
   const api = await serveEndpoints(t, { files: ['search/npmstalk.yaml'], env: { NPM_REGISTRY_URL: registry.base } });
   const res = await api.get('/api/stalk/npmstalk', { packagename: '@koa/router' });
@@ -67,17 +78,35 @@ t.test('captures take owner and repo out of a GitHub URL', async (t) => {
 });
 
 t.test('the lookup feeds the second request and the result sees both answers', async (t) => {
-  const geo = await upstream(t, (_req, res) => json(res, { results: [{ name: 'Lagos', latitude: 6.45, longitude: 3.39, country: 'Nigeria', admin1: 'Lagos', timezone: 'Africa/Lagos' }], generationtime_ms: 1 }));
+  const geo = await upstream(t, (_req, res) =>
+    json(res, {
+      results: [{ name: 'Lagos', latitude: 6.45, longitude: 3.39, country: 'Nigeria', admin1: 'Lagos', timezone: 'Africa/Lagos' }],
+      generationtime_ms: 1,
+    }),
+  );
   const meteo = await upstream(t, (_req, res) =>
     json(res, {
       timezone: 'Africa/Lagos',
       current_units: { temperature_2m: '°C', wind_speed_10m: 'km/h' },
-      current: { time: '2025-09-13T14:00', temperature_2m: 29.5, relative_humidity_2m: 80, apparent_temperature: 33, is_day: 1, weather_code: 95, wind_speed_10m: 9, wind_direction_10m: 200 },
+      current: {
+        time: '2025-09-13T14:00',
+        temperature_2m: 29.5,
+        relative_humidity_2m: 80,
+        apparent_temperature: 33,
+        is_day: 1,
+        weather_code: 95,
+        wind_speed_10m: 9,
+        wind_direction_10m: 200,
+      },
       daily: { time: ['2025-09-13'], weather_code: [95], temperature_2m_max: [31], temperature_2m_min: [24], precipitation_probability_max: [90] },
     }),
   );
   const api = await serveEndpoints(t, { files: ['search/weather.yaml'], env: { OPEN_METEO_GEOCODING_URL: geo.base, OPEN_METEO_URL: meteo.base } });
   const { result } = await (await api.get('/api/search/weather', { location: 'Lagos' })).json();
   t.match(meteo.urls[0], /^\/v1\/forecast\?latitude=6\.45&longitude=3\.39&/);
-  t.match(result, { location: { name: 'Lagos', country: 'Nigeria' }, current: { temperature: 29.5, description: 'Thunderstorm', isDay: true }, daily: [{ date: '2025-09-13', max: 31 }] });
+  t.match(result, {
+    location: { name: 'Lagos', country: 'Nigeria' },
+    current: { temperature: 29.5, description: 'Thunderstorm', isDay: true },
+    daily: [{ date: '2025-09-13', max: 31 }],
+  });
 });

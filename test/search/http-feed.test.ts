@@ -24,7 +24,8 @@ t.test('Atom entries come out in the same shape as RSS items', async (t) => {
 });
 
 t.test('an RSS <source> element becomes the publisher name', async (t) => {
-  const rss = '<rss version="2.0"><channel><title>n</title><item><title>A - B</title><link>https://x.test/a</link><source url="https://b.test">B News</source></item></channel></rss>';
+  const rss =
+    '<rss version="2.0"><channel><title>n</title><item><title>A - B</title><link>https://x.test/a</link><source url="https://b.test">B News</source></item></channel></rss>';
   const feed = (await parseFeed('news', rss)) as { items: { source?: string }[] };
   t.equal(feed.items[0].source, 'B News');
 });

@@ -22,7 +22,11 @@ const seen: { headers: http.IncomingHttpHeaders; form: FormData; path: string }[
 const whisper = http.createServer(async (req, res) => {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  const form = await new Request('http://x/', { method: 'POST', headers: { 'content-type': req.headers['content-type']! }, body: Buffer.concat(chunks) }).formData();
+  const form = await new Request('http://x/', {
+    method: 'POST',
+    headers: { 'content-type': req.headers['content-type']! },
+    body: Buffer.concat(chunks),
+  }).formData();
   seen.push({ headers: req.headers, form, path: req.url! });
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ text: ' Hola, ¿qué tal? ' }));
 });

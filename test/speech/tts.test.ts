@@ -15,7 +15,30 @@ const tts = async (params: Record<string, string>, signal?: AbortSignal) =>
 /** Decode the whole MP3 (a broken frame fails ffmpeg) and measure what it holds. */
 async function decode(url: string): Promise<{ seconds: number; meanDb: number }> {
   const mp3 = Buffer.from(await (await fetch(url)).arrayBuffer());
-  const run = spawnSync('ffmpeg', ['-hide_banner', '-nostdin', '-v', 'info', '-xerror', '-f', 'mp3', '-i', 'pipe:0', '-af', 'volumedetect', '-f', 's16le', '-ac', '1', '-ar', '16000', 'pipe:1'], { input: mp3, maxBuffer: 64 * 1024 * 1024 });
+  const run = spawnSync(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-nostdin',
+      '-v',
+      'info',
+      '-xerror',
+      '-f',
+      'mp3',
+      '-i',
+      'pipe:0',
+      '-af',
+      'volumedetect',
+      '-f',
+      's16le',
+      '-ac',
+      '1',
+      '-ar',
+      '16000',
+      'pipe:1',
+    ],
+    { input: mp3, maxBuffer: 64 * 1024 * 1024 },
+  );
   if (run.status !== 0) throw new Error(`not a decodable MP3: ${run.stderr}`);
   const meanDb = Number(/mean_volume: (-?[\d.]+) dB/.exec(run.stderr.toString())?.[1]);
   return { seconds: run.stdout.length / 2 / 16000, meanDb };
@@ -64,6 +87,10 @@ t.test('a client that leaves takes the synthesis down with it', async (t) => {
   controller.abort();
   t.equal(await pending, 'aborted');
   for (let i = 0; i < 60 && liveChildren().some((pid) => started.includes(pid)); i++) await new Promise((r) => setTimeout(r, 50));
-  t.same(liveChildren().filter((pid) => started.includes(pid)), [], 'no synthesis process left');
+  t.same(
+    liveChildren().filter((pid) => started.includes(pid)),
+    [],
+    'no synthesis process left',
+  );
   for (const pid of started) t.throws(() => process.kill(pid, 0), 'the process is gone');
 });

@@ -25,10 +25,7 @@ const espn = await serveLocal(t, (req, res) => {
   const found = /^\/apis\/site\/v2\/sports\/soccer\/[a-z0-9._]+\/scoreboard$/.test(new URL(req.url!, 'http://x').pathname);
   res.writeHead(found ? 200 : 404, { 'content-type': 'application/json' }).end(found ? scoreboard : '{"code":404}');
 });
-const served = await serveEngine(
-  { ESPN_URL: espn.origin },
-  { endpoints, upstreamSpecs: loadUpstreamSpecs(path.join(ENDPOINTS_DIR, 'upstreams')) },
-);
+const served = await serveEngine({ ESPN_URL: espn.origin }, { endpoints, upstreamSpecs: loadUpstreamSpecs(path.join(ENDPOINTS_DIR, 'upstreams')) });
 t.teardown(() => served.close());
 
 async function get(route: string) {

@@ -32,7 +32,13 @@ function fakeSetup(answers: Record<string, unknown>) {
   } as unknown as AdapterSetup;
   return { setup, asked };
 }
-const call = (params: Record<string, unknown>): Call => ({ params, signal: new AbortController().signal, baseUrl: 'http://api.test', requestId: 'r1', caller: { keyId: 'test', tier: 'test' } });
+const call = (params: Record<string, unknown>): Call => ({
+  params,
+  signal: new AbortController().signal,
+  baseUrl: 'http://api.test',
+  requestId: 'r1',
+  caller: { keyId: 'test', tier: 'test' },
+});
 
 const fanOut = {
   providers: [
@@ -70,7 +76,9 @@ t.test('when every value fails, the first failure is the answer', async (t) => {
 
 t.test('decode: html decodes entities in every string of the result, nested too', async (t) => {
   const config = { providers: [{ upstream: 'espn', path: '/q', result: 'results', decode: 'html' as const }] };
-  const { setup } = fakeSetup({ '/q': { results: [{ question: 'Who made &quot;Half-Life&quot;?', answers: ['Valve &amp; Gearbox', 'Id &#039;Software&#039;'] }] } });
+  const { setup } = fakeSetup({
+    '/q': { results: [{ question: 'Who made &quot;Half-Life&quot;?', answers: ['Valve &amp; Gearbox', 'Id &#039;Software&#039;'] }] },
+  });
   const out = await (await http.create(config, setup))(call({}));
   t.same(out, { type: 'json', result: [{ question: 'Who made "Half-Life"?', answers: ['Valve & Gearbox', "Id 'Software'"] }] });
   const plain = { providers: [{ upstream: 'espn', path: '/q', result: 'results[0].question' }] };

@@ -14,7 +14,7 @@ t.test('identical bytes share one file; a pinned file survives removeUnpinned', 
   t.equal(a.url, `http://x/files/${a.name}`);
   await files.pin(a.name);
   t.equal(await files.removeUnpinned(a.name), false, 'pinned: kept');
-  t.equal(await text((await (await files.open(a.name))!.read())), 'same bytes');
+  t.equal(await text(await (await files.open(a.name))!.read()), 'same bytes');
   const c = await files.put(Buffer.from('other bytes'), { ext: 'mp3' });
   t.equal(await files.removeUnpinned(c.name), true, 'unpinned: removed');
   t.equal(await files.open(c.name), undefined);

@@ -27,9 +27,13 @@ fs.rmSync(dataDir, { recursive: true, force: true });
 `;
 
 t.test('createEngine with S3_BUCKET imports no AWS SDK module; the first put does', async (t) => {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--import', `data:text/javascript,${encodeURIComponent(hook)}`, '--input-type=module', '-e', child], {
-    cwd: new URL('../..', import.meta.url),
-    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-  });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', '--import', `data:text/javascript,${encodeURIComponent(hook)}`, '--input-type=module', '-e', child],
+    {
+      cwd: new URL('../..', import.meta.url),
+      env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    },
+  );
   t.same(stdout.trim().split('\n'), ['booted', 'AWS SDK imported: @aws-sdk/client-s3']);
 });

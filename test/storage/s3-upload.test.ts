@@ -58,8 +58,14 @@ t.test('a multipart upload lands in the bucket (pinned) and downloads byte-ident
   t.equal(head.headers.get('content-length'), String(size), 'HEAD answers from the metadata');
 
   const key = `/${BUCKET}/files/${sent.sha256}.bin`;
-  t.ok(s3.requests.some((r) => r.method === 'PUT' && r.url.startsWith(`${key}?`) && /partNumber=/.test(r.url)), 'sent in parts');
-  t.ok(s3.requests.some((r) => r.method === 'PUT' && r.url.split('?')[0] === `/${BUCKET}/pins/${sent.sha256}.bin`), 'uploads are pinned');
+  t.ok(
+    s3.requests.some((r) => r.method === 'PUT' && r.url.startsWith(`${key}?`) && /partNumber=/.test(r.url)),
+    'sent in parts',
+  );
+  t.ok(
+    s3.requests.some((r) => r.method === 'PUT' && r.url.split('?')[0] === `/${BUCKET}/pins/${sent.sha256}.bin`),
+    'uploads are pinned',
+  );
   t.equal(await served.engine.files.removeUnpinned(`${sent.sha256}.bin`), false, 'an expiring cache cannot remove it');
 
   const dataDir = served.engine.config.dataDir;

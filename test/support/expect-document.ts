@@ -8,7 +8,11 @@ import yauzl from 'yauzl';
  * in its page dictionaries); a ZIP is opened with yauzl and must list every name in
  * `entries` (a name ending in / stands for any file under that folder).
  */
-export interface DocumentExpectation { type: 'pdf' | 'zip'; minPages?: number; entries?: string[] }
+export interface DocumentExpectation {
+  type: 'pdf' | 'zip';
+  minPages?: number;
+  entries?: string[];
+}
 
 export async function checkDocument(t: Test, bytes: Buffer, expected: DocumentExpectation): Promise<void> {
   if (expected.type === 'pdf') {
@@ -20,7 +24,10 @@ export async function checkDocument(t: Test, bytes: Buffer, expected: DocumentEx
   }
   const names = await zipEntries(bytes).catch((err: Error) => [`unreadable zip: ${err.message}`]);
   for (const want of expected.entries ?? []) {
-    t.ok(names.some((name) => (want.endsWith('/') ? name.startsWith(want) && name.length > want.length : name === want)), `zip holds ${want} (${names.join(', ')})`);
+    t.ok(
+      names.some((name) => (want.endsWith('/') ? name.startsWith(want) && name.length > want.length : name === want)),
+      `zip holds ${want} (${names.join(', ')})`,
+    );
   }
 }
 
@@ -29,7 +36,10 @@ function zipEntries(bytes: Buffer): Promise<string[]> {
     yauzl.fromBuffer(bytes, { lazyEntries: true }, (err, zip) => {
       if (err || !zip) return reject(err ?? new Error('no zip'));
       const names: string[] = [];
-      zip.on('entry', (entry: yauzl.Entry) => { names.push(entry.fileName); zip.readEntry(); });
+      zip.on('entry', (entry: yauzl.Entry) => {
+        names.push(entry.fileName);
+        zip.readEntry();
+      });
       zip.on('end', () => resolve(names));
       zip.on('error', reject);
       zip.readEntry();

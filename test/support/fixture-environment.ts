@@ -20,7 +20,11 @@ export interface FixtureEnvironment {
 }
 
 /** `extraEnv` goes into every engine's environment (e.g. DATABASE_URL to run on PostgreSQL). */
-export async function startFixtureEnvironment(endpoints: Endpoint[], upstreamSpecs: UpstreamSpec[], extraEnv: Record<string, string> = {}): Promise<FixtureEnvironment> {
+export async function startFixtureEnvironment(
+  endpoints: Endpoint[],
+  upstreamSpecs: UpstreamSpec[],
+  extraEnv: Record<string, string> = {},
+): Promise<FixtureEnvironment> {
   const upstream = await startFixtureUpstream();
   const dns = await startFixtureDns();
   const whois = await startFixtureWhois();

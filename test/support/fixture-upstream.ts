@@ -73,11 +73,7 @@ export async function startFixtureUpstream(): Promise<FixtureUpstream> {
     const rel = `/${rest.join('/')}`;
     const index = current.fixtures.findIndex(
       (f) =>
-        f.upstream === upstream &&
-        (f.method ?? 'GET').toUpperCase() === req.method &&
-        f.path === rel &&
-        queryMatches(f, url) &&
-        subset(f.body ?? {}, body),
+        f.upstream === upstream && (f.method ?? 'GET').toUpperCase() === req.method && f.path === rel && queryMatches(f, url) && subset(f.body ?? {}, body),
     );
     if (index === -1) {
       unmatched.push(`${req.method} ${url.pathname}${url.search}`);
@@ -88,7 +84,9 @@ export async function startFixtureUpstream(): Promise<FixtureUpstream> {
     const fixture = current.fixtures[index];
     if (fixture.delayMs) await new Promise((r) => setTimeout(r, fixture.delayMs));
     // an inline answer may link to fixture files (an image the upstream hands out): `${fixtures}/<file>` as in example params
-    const payload = fixture.file ? fs.readFileSync(path.resolve(current.dir, fixture.file)) : Buffer.from(JSON.stringify(expandFixtureUrls(fixture.json ?? null, filesBase)));
+    const payload = fixture.file
+      ? fs.readFileSync(path.resolve(current.dir, fixture.file))
+      : Buffer.from(JSON.stringify(expandFixtureUrls(fixture.json ?? null, filesBase)));
     const type = fixture.file ? (TYPES[path.extname(fixture.file)] ?? 'application/octet-stream') : 'application/json';
     if (!res.destroyed) res.writeHead(fixture.status ?? 200, { 'content-type': type, ...fixture.headers }).end(payload);
   });

@@ -32,7 +32,6 @@ function binDir(): string {
   return found;
 }
 
-
 /** uid/gid to run PostgreSQL as: the `postgres` user when this process is root. */
 function runAs(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;

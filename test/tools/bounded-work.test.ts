@@ -24,7 +24,11 @@ const served = await serve({}, { endpoints });
 t.teardown(() => served.close());
 
 const post = async (route: string, body: Record<string, unknown>) => {
-  const res = await fetch(`${served.url}${route}`, { method: 'POST', headers: { 'x-api-key': TEST_KEY, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${served.url}${route}`, {
+    method: 'POST',
+    headers: { 'x-api-key': TEST_KEY, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, json: (await res.json()) as { result?: any; error?: string } };
 };
 const get = async (route: string, params: Record<string, string>) => {
@@ -69,7 +73,8 @@ async function withLoopDelay<T>(work: () => Promise<T>) {
   const facts = { value, cheap, p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max) };
   return {
     ...facts,
-    describe: (m: { p50: number; p99: number; max: number; cheap: number[] }) => `p50 ${m.p50.toFixed(0)} ms, p99 ${m.p99.toFixed(0)} ms, max ${m.max.toFixed(0)} ms; cheap request max ${Math.max(...m.cheap).toFixed(0)} ms over ${m.cheap.length}`,
+    describe: (m: { p50: number; p99: number; max: number; cheap: number[] }) =>
+      `p50 ${m.p50.toFixed(0)} ms, p99 ${m.p99.toFixed(0)} ms, max ${m.max.toFixed(0)} ms; cheap request max ${Math.max(...m.cheap).toFixed(0)} ms over ${m.cheap.length}`,
   };
 }
 
@@ -83,7 +88,11 @@ t.test('abusive inputs leave the event loop and other clients responsive', async
       get('/api/tools/readqr', { url: `${imageUrl}?small` }),
       get('/api/tools/uuid', {}),
     ]);
-    t.same(warm.map((w) => w.status), [200, 200, 200, 200, 200], 'warmed up');
+    t.same(
+      warm.map((w) => w.status),
+      [200, 200, 200, 200, 200],
+      'warmed up',
+    );
   }
 
   const text100k = prose.repeat(Math.ceil(100_000 / prose.length)).slice(0, 100_000);

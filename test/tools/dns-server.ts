@@ -9,7 +9,8 @@ const name = (host: string) => Buffer.concat([...host.split('.').map((l) => Buff
 const u16 = (n: number) => Buffer.from([n >> 8, n & 255]);
 
 /** An answer for the question name (compression pointer 0xc00c), TTL 3600. */
-const answer = (type: number, rdata: Buffer) => Buffer.concat([Buffer.from([0xc0, 0x0c]), u16(type), u16(1), Buffer.from([0, 0, 0x0e, 0x10]), u16(rdata.length), rdata]);
+const answer = (type: number, rdata: Buffer) =>
+  Buffer.concat([Buffer.from([0xc0, 0x0c]), u16(type), u16(1), Buffer.from([0, 0, 0x0e, 0x10]), u16(rdata.length), rdata]);
 
 const RECORDS: Record<number, Buffer[]> = {
   1: [answer(1, Buffer.from([192, 0, 2, 10]))],

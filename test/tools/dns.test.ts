@@ -11,12 +11,25 @@ const upstreamsFor = (env: Record<string, string>) => new UpstreamRegistry(loadU
 
 const dns = await startDnsServer();
 t.teardown(dns.close);
-const input = (params: Record<string, unknown>) => ({ params, options: {}, call: {} as any, setup: { config: { env: { DNS_SERVERS: dns.address } }, upstreams: upstreamsFor({ DNS_SERVERS: dns.address }) } as any }) as any;
+const input = (params: Record<string, unknown>) =>
+  ({
+    params,
+    options: {},
+    call: {} as any,
+    setup: { config: { env: { DNS_SERVERS: dns.address } }, upstreams: upstreamsFor({ DNS_SERVERS: dns.address }) } as any,
+  }) as any;
 const checkEmail = (address: string) => email(input({ email: address, mx: true })) as Promise<any>;
 
 t.test('e-mail: MX records are looked up and sorted by priority', async (t) => {
   const result = await checkEmail('ada@example.test');
-  t.same(result.mx, { checked: true, found: true, records: [{ exchange: 'mail.example.test', priority: 10 }, { exchange: 'backup.example.test', priority: 20 }] });
+  t.same(result.mx, {
+    checked: true,
+    found: true,
+    records: [
+      { exchange: 'mail.example.test', priority: 10 },
+      { exchange: 'backup.example.test', priority: 20 },
+    ],
+  });
   t.equal(result.valid, true);
 });
 

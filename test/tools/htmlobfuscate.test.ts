@@ -59,20 +59,24 @@ async function observe(browser: Browser, html: string) {
   return { ...seen, errors };
 }
 
-t.test('obfuscated page renders and behaves like the original in Chromium', { skip: !fs.existsSync(CHROMIUM) && 'Debian chromium is not installed' }, async (t) => {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
-  t.teardown(() => browser.close());
-  const obfuscated = obfuscateHtml(ORIGINAL);
-  t.notMatch(obfuscated, /Price list|prices|getElementById|Grüße/, 'neither markup nor code is readable');
-  const before = await observe(browser, ORIGINAL);
-  const after = await observe(browser, obfuscated);
-  t.same(before.errors, [], 'original runs cleanly');
-  t.same(after.errors, [], 'obfuscated runs cleanly');
-  t.match(before.text, /apple: 3\s+pear: 4[\s\S]*Total: 7[\s\S]*Click\s*2/, 'original effects observed');
-  t.equal(after.text, before.text, 'same rendered text, including script output and clicks');
-  t.equal(after.title, 'Grüße 7', 'same title');
-  t.same(after.config, before.config, 'same globals');
-  t.equal(after.weight, before.weight, 'styles apply');
-  t.equal(after.compatMode, 'CSS1Compat', 'standards mode kept');
-  t.equal(after.jsonLd, before.jsonLd, 'non-JS scripts untouched');
-});
+t.test(
+  'obfuscated page renders and behaves like the original in Chromium',
+  { skip: !fs.existsSync(CHROMIUM) && 'Debian chromium is not installed' },
+  async (t) => {
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+    t.teardown(() => browser.close());
+    const obfuscated = obfuscateHtml(ORIGINAL);
+    t.notMatch(obfuscated, /Price list|prices|getElementById|Grüße/, 'neither markup nor code is readable');
+    const before = await observe(browser, ORIGINAL);
+    const after = await observe(browser, obfuscated);
+    t.same(before.errors, [], 'original runs cleanly');
+    t.same(after.errors, [], 'obfuscated runs cleanly');
+    t.match(before.text, /apple: 3\s+pear: 4[\s\S]*Total: 7[\s\S]*Click\s*2/, 'original effects observed');
+    t.equal(after.text, before.text, 'same rendered text, including script output and clicks');
+    t.equal(after.title, 'Grüße 7', 'same title');
+    t.same(after.config, before.config, 'same globals');
+    t.equal(after.weight, before.weight, 'styles apply');
+    t.equal(after.compatMode, 'CSS1Compat', 'standards mode kept');
+    t.equal(after.jsonLd, before.jsonLd, 'non-JS scripts untouched');
+  },
+);

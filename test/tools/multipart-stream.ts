@@ -12,15 +12,25 @@ export async function streamUpload(url: string, fields: Record<string, string>, 
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { hostname: target.hostname, port: target.port, path: target.pathname + target.search, method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } },
+      {
+        hostname: target.hostname,
+        port: target.port,
+        path: target.pathname + target.search,
+        method: 'POST',
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null'), sha256: hash.digest('hex') }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null'), sha256: hash.digest('hex') }),
+        );
       },
     );
     // the server may answer 413 and close before the body is sent: that is a result, not a failure
-    req.on('error', (err) => ((err as NodeJS.ErrnoException).code === 'EPIPE' || (err as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(err)));
+    req.on('error', (err) =>
+      (err as NodeJS.ErrnoException).code === 'EPIPE' || (err as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(err),
+    );
     for (const [name, value] of Object.entries(fields)) req.write(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
     req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
     let sent = 0;

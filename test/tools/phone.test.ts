@@ -39,7 +39,7 @@ t.test('where mobile numbers are geographic, a mobile gets an area too', async (
   t.same(argentina.timezones, ['America/Buenos_Aires']);
 });
 
-t.test('a toll-free number has no area: the country and all of its calling code\'s zones', async (t) => {
+t.test("a toll-free number has no area: the country and all of its calling code's zones", async (t) => {
   const result = await check('+1 800 555 1234');
   t.match(result, { type: 'TOLL_FREE', carrier: null, location: 'United States' });
   t.ok(result.timezones.includes('America/New_York') && result.timezones.includes('Pacific/Honolulu'), 'zones of the whole +1 plan');

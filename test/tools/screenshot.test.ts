@@ -21,39 +21,50 @@ async function server(host: string, page: (port: number) => string) {
 }
 
 // no teardown closes the browser: it must close itself when idle, or this file would never exit
-t.test('screenshots in Chromium, with the SSRF guard on the page’s own requests', { skip: !fs.existsSync(CHROMIUM) && 'Debian chromium is not installed' }, async (t) => {
-  // the "internal" service lives on 127.0.0.2; only 127.0.0.1 (the page) is allowed
-  const internal = await server('127.0.0.2', () => 'secret');
-  const site = await server('127.0.0.1', () =>
-    `<body style="margin:0;background:#ff0000"><div style="height:3000px"></div>
+t.test(
+  'screenshots in Chromium, with the SSRF guard on the page’s own requests',
+  { skip: !fs.existsSync(CHROMIUM) && 'Debian chromium is not installed' },
+  async (t) => {
+    // the "internal" service lives on 127.0.0.2; only 127.0.0.1 (the page) is allowed
+    const internal = await server('127.0.0.2', () => 'secret');
+    const site = await server(
+      '127.0.0.1',
+      () =>
+        `<body style="margin:0;background:#ff0000"><div style="height:3000px"></div>
      <img src="http://127.0.0.2:${internal.port}/img.png">
      <script>fetch('http://127.0.0.2:${internal.port}/fetch').catch(() => {}); new WebSocket('ws://127.0.0.2:${internal.port}/ws');</script></body>`,
-  );
-  t.teardown(async () => {
-    await internal.close();
-    await site.close();
-  });
-  const guard = createSsrfGuard({ allowPrivate: false, addressProblem: (ip) => (ip === '127.0.0.1' ? undefined : 'private address') });
-  const setup = { http: { guard }, config: { env: {} } } as any;
-  const shoot = (params: Record<string, unknown>, options: Record<string, unknown> = {}) =>
-    screenshot({ params: { url: `http://127.0.0.1:${site.port}/`, format: 'png', delay: 300, fullPage: false, ...params }, options, call: { signal: new AbortController().signal } as any, setup }) as Promise<FileOutput>;
+    );
+    t.teardown(async () => {
+      await internal.close();
+      await site.close();
+    });
+    const guard = createSsrfGuard({ allowPrivate: false, addressProblem: (ip) => (ip === '127.0.0.1' ? undefined : 'private address') });
+    const setup = { http: { guard }, config: { env: {} } } as any;
+    const shoot = (params: Record<string, unknown>, options: Record<string, unknown> = {}) =>
+      screenshot({
+        params: { url: `http://127.0.0.1:${site.port}/`, format: 'png', delay: 300, fullPage: false, ...params },
+        options,
+        call: { signal: new AbortController().signal } as any,
+        setup,
+      }) as Promise<FileOutput>;
 
-  const shot = await shoot({});
-  t.type(shot, FileOutput);
-  const meta = await sharp(shot.data).metadata();
-  t.same([meta.format, meta.width, meta.height], ['png', 1280, 800], 'desktop viewport');
-  const { data } = await sharp(shot.data).raw().toBuffer({ resolveWithObject: true });
-  t.same([...data.subarray(0, 3)], [255, 0, 0], 'the page was rendered');
-  t.same(internal.hits, [], 'no sub-request, fetch or WebSocket reached the private address');
+    const shot = await shoot({});
+    t.type(shot, FileOutput);
+    const meta = await sharp(shot.data).metadata();
+    t.same([meta.format, meta.width, meta.height], ['png', 1280, 800], 'desktop viewport');
+    const { data } = await sharp(shot.data).raw().toBuffer({ resolveWithObject: true });
+    t.same([...data.subarray(0, 3)], [255, 0, 0], 'the page was rendered');
+    t.same(internal.hits, [], 'no sub-request, fetch or WebSocket reached the private address');
 
-  const full = await sharp((await shoot({ fullPage: true })).data).metadata();
-  t.ok(full.height! >= 3000, 'full page is taller than the viewport');
-  const phone = await sharp((await shoot({}, { device: 'phone' })).data).metadata();
-  t.equal(phone.width, 780, 'phone viewport (390 CSS px) at device scale 2');
-  const jpeg = await shoot({ format: 'jpeg', width: 800, height: 600 });
-  t.equal(jpeg.contentType, 'image/jpeg');
-  t.same([(await sharp(jpeg.data).metadata()).width], [800]);
+    const full = await sharp((await shoot({ fullPage: true })).data).metadata();
+    t.ok(full.height! >= 3000, 'full page is taller than the viewport');
+    const phone = await sharp((await shoot({}, { device: 'phone' })).data).metadata();
+    t.equal(phone.width, 780, 'phone viewport (390 CSS px) at device scale 2');
+    const jpeg = await shoot({ format: 'jpeg', width: 800, height: 600 });
+    t.equal(jpeg.contentType, 'image/jpeg');
+    t.same([(await sharp(jpeg.data).metadata()).width], [800]);
 
-  await t.rejects(shoot({ url: `http://127.0.0.2:${internal.port}/` }), { status: 400, code: 'unsupported_url' }, 'a private page URL is refused up front');
-  t.same(internal.hits, []);
-});
+    await t.rejects(shoot({ url: `http://127.0.0.2:${internal.port}/` }), { status: 400, code: 'unsupported_url' }, 'a private page URL is refused up front');
+    t.same(internal.hits, []);
+  },
+);

@@ -10,7 +10,10 @@ import { streamUpload } from './multipart-stream.js';
 /** Every regular file under a directory (to prove a rejected upload left nothing behind). */
 function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+  return fs
+    .readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name));
 }
 
 const MB = 1024 * 1024;

@@ -27,20 +27,23 @@ function unzip(bytes: Buffer): Promise<Map<string, string>> {
     yauzl.fromBuffer(bytes, { lazyEntries: true }, (err, zip) => {
       if (err || !zip) return reject(err);
       const files = new Map<string, string>();
-      zip.on('entry', (entry: yauzl.Entry) => zip.openReadStream(entry, async (e, stream) => {
-        if (e || !stream) return reject(e);
-        const chunks: Buffer[] = [];
-        for await (const c of stream) chunks.push(c as Buffer);
-        files.set(entry.fileName, Buffer.concat(chunks).toString('utf8'));
-        zip.readEntry();
-      }));
+      zip.on('entry', (entry: yauzl.Entry) =>
+        zip.openReadStream(entry, async (e, stream) => {
+          if (e || !stream) return reject(e);
+          const chunks: Buffer[] = [];
+          for await (const c of stream) chunks.push(c as Buffer);
+          files.set(entry.fileName, Buffer.concat(chunks).toString('utf8'));
+          zip.readEntry();
+        }),
+      );
       zip.on('end', () => resolve(files));
       zip.readEntry();
     });
   });
 }
 
-const PAGE = '<html><head><link rel="stylesheet" href="/a.css?v=1"><script src="https://cdn.example.net/lib.js"></script></head>' +
+const PAGE =
+  '<html><head><link rel="stylesheet" href="/a.css?v=1"><script src="https://cdn.example.net/lib.js"></script></head>' +
   '<body><img src="img/x.png#frag" srcset="img/x2.png 2x"><img src="http://10.0.0.1/private.png"><a href="other.html">other</a></body></html>';
 
 t.test('the page and its assets, links rewritten to the saved copies', async (t) => {
@@ -56,7 +59,10 @@ t.test('the page and its assets, links rewritten to the saved copies', async (t)
   t.equal(r.siteUrl, 'https://site.example/dir/');
   t.equal(r.files, 6, 'page, two stylesheets, two images, a script');
   t.equal(r.skipped, 1, 'the refused private image');
-  t.notOk(asked.some((u) => u.endsWith('other.html')), 'links to other pages are not followed');
+  t.notOk(
+    asked.some((u) => u.endsWith('other.html')),
+    'links to other pages are not followed',
+  );
   const files = await unzip(r.zip);
   const css = [...files.keys()].find((f) => f.startsWith('assets/site.example/a-'))!;
   t.match(css, /^assets\/site\.example\/a-[0-9a-f]{8}\.css$/, 'a query string becomes part of the name');
@@ -78,7 +84,10 @@ t.test('limits: file count, and a page that is not HTML', async (t) => {
   const r = await archiveSite(site(pages).setup, call, 'https://s.example/', { ...WEBZIP_LIMITS, maxFiles: 4 });
   t.equal(r.files, 4);
   t.equal(r.skipped, 7);
-  await t.rejects(archiveSite(site({ 'https://s.example/x.png': ['image/png', 'x'] }).setup, call, 'https://s.example/x.png'), { status: 400, code: 'invalid_parameter' });
+  await t.rejects(archiveSite(site({ 'https://s.example/x.png': ['image/png', 'x'] }).setup, call, 'https://s.example/x.png'), {
+    status: 400,
+    code: 'invalid_parameter',
+  });
 });
 
 t.test('archive paths stay inside the archive', async (t) => {

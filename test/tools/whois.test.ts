@@ -39,7 +39,12 @@ const RECORD = [
 const server = await whoisServer({ 'example.test': RECORD });
 t.teardown(server.close);
 const lookup = (domain: string, env: Record<string, string> = { WHOIS_SERVER: server.address }) =>
-  whois({ params: { domain }, options: {}, call: { signal: new AbortController().signal } as any, setup: { config: { env }, upstreams: upstreamsFor(env) } as any }) as Promise<any>;
+  whois({
+    params: { domain },
+    options: {},
+    call: { signal: new AbortController().signal } as any,
+    setup: { config: { env }, upstreams: upstreamsFor(env) } as any,
+  }) as Promise<any>;
 
 t.test('a registered domain, parsed into the fields clients read', async (t) => {
   const r = await lookup('Example.test');

@@ -25,7 +25,11 @@ t.teardown(shutdownAll);
 
 /** Pids in the process group led by `pid` (APY and its pipelines). */
 const group = (pid: number): number[] =>
-  execFileSync('ps', ['-o', 'pid=', '-g', String(pid)], { encoding: 'utf8' }).trim().split(/\s+/).filter(Boolean).map(Number);
+  execFileSync('ps', ['-o', 'pid=', '-g', String(pid)], { encoding: 'utf8' })
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(Number);
 
 const state = (pid: number): string => {
   try {

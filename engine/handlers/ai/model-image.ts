@@ -12,7 +12,13 @@ import { handler } from '../types.js';
 export default handler<{ prompt: string }>(async ({ params, options, call, setup }) => {
   const resolution = routeModel('images', String(options.model), setup.upstreams, setup.config.env);
   if (!('route' in resolution)) throw unavailable('missing' in resolution ? resolution.missing : `model ${options.model} is not in the model registry`);
-  const request = { route: resolution.route, prompt: params.prompt, size: options.size as string | undefined, timeoutMs: setup.endpoint.limits.timeoutMs, signal: call.signal };
+  const request = {
+    route: resolution.route,
+    prompt: params.prompt,
+    size: options.size as string | undefined,
+    timeoutMs: setup.endpoint.limits.timeoutMs,
+    signal: call.signal,
+  };
   const image = await generateImage({ upstreams: setup.upstreams }, request);
   return image.url ?? (await setup.files.put(image.png!, { ext: 'png' })).url;
 });

@@ -28,7 +28,13 @@ export default handler<{ url: string; lang?: string }>(async ({ params, call, se
       await runFfmpeg(setup, call.signal, [source.file], [...base, '-c:a', 'libmp3lame', '-b:a', '64k', '-f', 'mp3', mp3]);
       const heard = await transcribeRemote(setup, mp3, { language: lang?.split('-')[0], signal: call.signal });
       if (!heard.text) throw notFound('No speech was recognised in the audio');
-      return { text: heard.text, engine: 'openai-compatible', model: heard.model, ...(heard.language ? { language: heard.language } : {}), duration: round(source.duration) };
+      return {
+        text: heard.text,
+        engine: 'openai-compatible',
+        model: heard.model,
+        ...(heard.language ? { language: heard.language } : {}),
+        duration: round(source.duration),
+      };
     }
     const wav = path.join(source.dir, 'speech.wav');
     await runFfmpeg(setup, call.signal, [source.file], [...base, '-c:a', 'pcm_s16le', '-f', 'wav', wav]);

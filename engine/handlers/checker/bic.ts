@@ -11,6 +11,6 @@ export default handler<Params['checker/bic']>(({ params }) => {
     bank: valid ? code.slice(0, 4) : null,
     country: valid ? code.slice(4, 6) : null,
     location: valid ? code.slice(6, 8) : null,
-    branch: valid ? (code.slice(8) || 'XXX') : null,
+    branch: valid ? code.slice(8) || 'XXX' : null,
   };
 });

@@ -7,7 +7,8 @@ import type { Params } from '../params.generated.js';
 // a CommonJS JSON list of ~120k domains; a Set makes each lookup O(1)
 const disposable = new Set<string>(createRequire(import.meta.url)('disposable-email-domains'));
 
-const EMAIL = /^(?=.{1,254}$)(?=.{1,64}@)[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+)$/;
+const EMAIL =
+  /^(?=.{1,254}$)(?=.{1,64}@)[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+)$/;
 
 /** MX lookup with a short, bounded timeout. */
 async function mxRecords(domain: string, upstreams: UpstreamRegistry) {
@@ -26,7 +27,7 @@ async function mxRecords(domain: string, upstreams: UpstreamRegistry) {
 export default handler<Params['checker/email']>(async ({ params, setup }) => {
   const address = String(params.email).trim();
   const m = EMAIL.exec(address);
-  const domain = m ? m[1].toLowerCase() : address.split('@').pop()?.toLowerCase() ?? '';
+  const domain = m ? m[1].toLowerCase() : (address.split('@').pop()?.toLowerCase() ?? '');
   const parent = domain.split('.').slice(-2).join('.');
   const isDisposable = disposable.has(domain) || disposable.has(parent);
   const result: Record<string, unknown> = { email: address, validSyntax: Boolean(m), domain: m ? domain : null, disposable: isDisposable };

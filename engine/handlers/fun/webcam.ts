@@ -47,7 +47,13 @@ export default handler<{ country?: string; category?: string }>(async ({ params,
     credit: 'Webcams provided by windy.com',
   };
   if (options.json) return facts;
-  const image = await setup.http.fetchUserUrl(facts.image, { param: 'image', timeoutMs: 10_000, signal: call.signal, maxBytes: 8 * 1024 * 1024, accept: 'image/*' });
+  const image = await setup.http.fetchUserUrl(facts.image, {
+    param: 'image',
+    timeoutMs: 10_000,
+    signal: call.signal,
+    maxBytes: 8 * 1024 * 1024,
+    accept: 'image/*',
+  });
   const type = image.contentType?.startsWith('image/') ? image.contentType.split(';')[0] : 'image/jpeg';
   return new FileOutput(image.body, type.split('/')[1] === 'png' ? 'png' : 'jpg', type);
 });

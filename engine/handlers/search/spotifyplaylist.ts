@@ -15,7 +15,11 @@ export default handler<{ query: string; limit: number }>(async ({ params, call, 
   if (id) {
     const p = await spotifyApi<SpotifyPlaylist>(setup, `/playlists/${id}`, {}, call.signal);
     if (!p?.id) throw upstreamError('spotify-api', 'no playlist in the answer');
-    const tracks = (p.tracks?.items ?? []).map((i) => i.track).filter((t): t is SpotifyTrack => !!t?.id).slice(0, params.limit).map(track);
+    const tracks = (p.tracks?.items ?? [])
+      .map((i) => i.track)
+      .filter((t): t is SpotifyTrack => !!t?.id)
+      .slice(0, params.limit)
+      .map(track);
     return { ...playlist(p), tracks };
   }
   const items = (await spotifySearch<SpotifyPlaylist>(setup, 'playlist', params.query, params.limit, call.signal)).map(playlist);

@@ -14,7 +14,8 @@ const LIMITS = { maxEditLength: 5000, timeout: 700 };
 export default pureHandler<Params['tools/diff']>(({ params: { a, b, mode } }) => {
   const parts = mode === 'lines' ? diffLines(a, b, LIMITS) : diffWordsWithSpace(a, b, LIMITS);
   const patch = parts && createTwoFilesPatch('a', 'b', a, b, '', '', { context: 3, ...LIMITS });
-  if (!parts || patch === undefined) throw tooComplex(`the texts differ in more than ${LIMITS.maxEditLength} places or took longer than ${LIMITS.timeout} ms to compare`);
+  if (!parts || patch === undefined)
+    throw tooComplex(`the texts differ in more than ${LIMITS.maxEditLength} places or took longer than ${LIMITS.timeout} ms to compare`);
   const changes = parts.map((p) => ({ type: p.added ? 'added' : p.removed ? 'removed' : 'same', value: p.value }));
   return {
     identical: changes.every((c) => c.type === 'same'),

@@ -10,8 +10,18 @@ import { FileOutput, handler } from '../types.js';
  * Google's static host (upstream `emoji-kitchen-images`): its link, or its bytes with
  * stream=true. A pair Google never drew is a 404.
  */
-interface Combination { gStaticUrl: string; alt: string; leftEmoji: string; rightEmoji: string; date: string; isLatest: boolean }
-interface KitchenEmoji { emoji: string; combinations: Record<string, Combination[]> }
+interface Combination {
+  gStaticUrl: string;
+  alt: string;
+  leftEmoji: string;
+  rightEmoji: string;
+  date: string;
+  isLatest: boolean;
+}
+interface KitchenEmoji {
+  emoji: string;
+  combinations: Record<string, Combination[]>;
+}
 
 const GSTATIC = 'https://www.gstatic.com/android/keyboard/emojikitchen';
 
@@ -33,7 +43,9 @@ async function metadata(setup: AdapterSetup, call: Call, emoji: string): Promise
 export default handler<{ emoji1: string; emoji2: string; stream?: boolean }>(async ({ params, call, setup }) => {
   const left = await metadata(setup, call, params.emoji1);
   if (!left) throw notFound(`${params.emoji1} is not an Emoji Kitchen emoji`);
-  const partner = spellings(codepoints(params.emoji2)).map((name) => left.combinations?.[name]).find(Boolean);
+  const partner = spellings(codepoints(params.emoji2))
+    .map((name) => left.combinations?.[name])
+    .find(Boolean);
   const combination = partner?.find((c) => c.isLatest) ?? partner?.[0];
   if (!combination) throw notFound(`Emoji Kitchen has no combination of ${params.emoji1} and ${params.emoji2}`);
   if (!combination.gStaticUrl?.startsWith(`${GSTATIC}/`)) throw upstreamError('emoji-kitchen', 'unexpected image link');
@@ -44,5 +56,14 @@ export default handler<{ emoji1: string; emoji2: string; stream?: boolean }>(asy
     const { body } = await setup.upstreams.buffer('emoji-kitchen-images', image);
     return new FileOutput(body, 'png', 'image/png');
   }
-  return { url, image_url: url, emoji1: params.emoji1, emoji2: params.emoji2, description: combination.alt, date: combination.date, left: combination.leftEmoji, right: combination.rightEmoji };
+  return {
+    url,
+    image_url: url,
+    emoji1: params.emoji1,
+    emoji2: params.emoji2,
+    description: combination.alt,
+    date: combination.date,
+    left: combination.leftEmoji,
+    right: combination.rightEmoji,
+  };
 });

@@ -10,7 +10,8 @@ const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 const BASE64URL = /^[A-Za-z0-9_\-\s]*$/;
 
 export const base64Encode = handler<Params['tools/encoders#base64Encode']>(({ params, options }) =>
-  Buffer.from(params.text, 'utf8').toString(options.urlSafe ? 'base64url' : 'base64'));
+  Buffer.from(params.text, 'utf8').toString(options.urlSafe ? 'base64url' : 'base64'),
+);
 
 export const base64Decode = handler<Params['tools/encoders#base64Decode']>(({ params }) => {
   const text = String(params.text).trim();
@@ -29,7 +30,8 @@ export const hexDecode = handler<Params['tools/encoders#hexDecode']>(({ params }
 
 /** Each UTF-8 byte as 8 bits, space separated (what `ebinary` clients expect). */
 export const binaryEncode = handler<Params['tools/encoders#binaryEncode']>(({ params }) =>
-  [...Buffer.from(params.text, 'utf8')].map((b) => b.toString(2).padStart(8, '0')).join(' '));
+  [...Buffer.from(params.text, 'utf8')].map((b) => b.toString(2).padStart(8, '0')).join(' '),
+);
 
 export const binaryDecode = handler<Params['tools/encoders#binaryDecode']>(({ params }) => {
   const bits = String(params.text).replace(/\s+/g, '');
@@ -52,12 +54,60 @@ export const htmlEncode = handler<Params['tools/encoders#htmlEncode']>(({ params
 export const htmlDecode = handler<Params['tools/encoders#htmlDecode']>(({ params }) => he.decode(params.text));
 
 const MORSE: Record<string, string> = {
-  a: '.-', b: '-...', c: '-.-.', d: '-..', e: '.', f: '..-.', g: '--.', h: '....', i: '..', j: '.---', k: '-.-', l: '.-..',
-  m: '--', n: '-.', o: '---', p: '.--.', q: '--.-', r: '.-.', s: '...', t: '-', u: '..-', v: '...-', w: '.--', x: '-..-',
-  y: '-.--', z: '--..', '0': '-----', '1': '.----', '2': '..---', '3': '...--', '4': '....-', '5': '.....', '6': '-....',
-  '7': '--...', '8': '---..', '9': '----.', '.': '.-.-.-', ',': '--..--', '?': '..--..', "'": '.----.', '!': '-.-.--',
-  '/': '-..-.', '(': '-.--.', ')': '-.--.-', '&': '.-...', ':': '---...', ';': '-.-.-.', '=': '-...-', '+': '.-.-.',
-  '-': '-....-', _: '..--.-', '"': '.-..-.', $: '...-..-', '@': '.--.-.',
+  a: '.-',
+  b: '-...',
+  c: '-.-.',
+  d: '-..',
+  e: '.',
+  f: '..-.',
+  g: '--.',
+  h: '....',
+  i: '..',
+  j: '.---',
+  k: '-.-',
+  l: '.-..',
+  m: '--',
+  n: '-.',
+  o: '---',
+  p: '.--.',
+  q: '--.-',
+  r: '.-.',
+  s: '...',
+  t: '-',
+  u: '..-',
+  v: '...-',
+  w: '.--',
+  x: '-..-',
+  y: '-.--',
+  z: '--..',
+  '0': '-----',
+  '1': '.----',
+  '2': '..---',
+  '3': '...--',
+  '4': '....-',
+  '5': '.....',
+  '6': '-....',
+  '7': '--...',
+  '8': '---..',
+  '9': '----.',
+  '.': '.-.-.-',
+  ',': '--..--',
+  '?': '..--..',
+  "'": '.----.',
+  '!': '-.-.--',
+  '/': '-..-.',
+  '(': '-.--.',
+  ')': '-.--.-',
+  '&': '.-...',
+  ':': '---...',
+  ';': '-.-.-.',
+  '=': '-...-',
+  '+': '.-.-.',
+  '-': '-....-',
+  _: '..--.-',
+  '"': '.-..-.',
+  $: '...-..-',
+  '@': '.--.-.',
 };
 
 const FROM_MORSE = new Map(Object.entries(MORSE).map(([char, code]) => [code, char]));
@@ -68,9 +118,15 @@ export const morseEncode = handler<Params['tools/encoders#morseEncode']>(({ para
     .toLowerCase()
     .trim()
     .split(/\s+/)
-    .map((word) => [...word].map((c) => MORSE[c] ?? '').filter(Boolean).join(' '))
+    .map((word) =>
+      [...word]
+        .map((c) => MORSE[c] ?? '')
+        .filter(Boolean)
+        .join(' '),
+    )
     .filter(Boolean)
-    .join(' / '));
+    .join(' / '),
+);
 
 export const morseDecode = handler<Params['tools/encoders#morseDecode']>(({ params }) =>
   String(params.text)
@@ -86,4 +142,5 @@ export const morseDecode = handler<Params['tools/encoders#morseDecode']>(({ para
         })
         .join(''),
     )
-    .join(' '));
+    .join(' '),
+);

@@ -7,7 +7,11 @@ const DIGITS = '0123456789abcdefghijklmnopqrstuvwxyz';
 /** Convert an integer of any size between bases 2–36 (BigInt, so no precision loss). */
 export default handler<Params['tools/numberbase']>(({ params }) => {
   const from: number = params.from;
-  const raw = String(params.number).trim().toLowerCase().replace(/^(0x|0b|0o)/, '').replace(/_/g, '');
+  const raw = String(params.number)
+    .trim()
+    .toLowerCase()
+    .replace(/^(0x|0b|0o)/, '')
+    .replace(/_/g, '');
   const negative = raw.startsWith('-');
   const digits = negative ? raw.slice(1) : raw;
   if (!digits) throw invalidParameter('number', 'is empty');

@@ -22,7 +22,11 @@ export default handler<{ url: string; format?: ImageFormat; stream?: boolean }>(
   const input = await fetchPhoto(setup, call, 'url');
   const format = params.format ?? 'jpg';
   const maxPixels = Number(setup.config.env.ENHANCE_MAX_PIXELS) || undefined;
-  const key = crypto.createHash('sha256').update(`enhance\0${format}\0${maxPixels ?? ''}\0`).update(input).digest('hex');
+  const key = crypto
+    .createHash('sha256')
+    .update(`enhance\0${format}\0${maxPixels ?? ''}\0`)
+    .update(input)
+    .digest('hex');
   const result = await renderCache()
     .get(key, () => enhance(input, format, maxPixels))
     .catch((err: Error) => {

@@ -46,7 +46,9 @@ export default handler<{ url: string; stream?: boolean }>(async ({ params, call,
   const engine = ENGINES.find((name) => !setup.upstreams.unavailable(name))!;
   const photo = await fetchPhoto(setup, call, 'url');
   const cutout = await (engine === 'remove-bg' ? removeBg : rembg)(setup, call, photo);
-  const meta = await sharp(cutout).metadata().catch(() => undefined);
+  const meta = await sharp(cutout)
+    .metadata()
+    .catch(() => undefined);
   if (meta?.format !== 'png') throw upstreamError(engine, 'the answer is not a PNG image');
   if (params.stream) return new FileOutput(cutout, 'png', 'image/png');
   const stored = await setup.files.put(cutout, { ext: 'png' });

@@ -33,8 +33,7 @@ export default handler<Params>(async ({ params, call, setup }) => {
   const apertium = apertiumFor(setup.config, setup.http);
   const pairs = await apertium.pairs(call.signal);
   const candidates = sourcesInto(pairs, to);
-  const unsupported = (param: string) =>
-    invalidParameter(param, `Apertium here translates ${describePairs(pairs)}; ${OTHER_SERVICES}`);
+  const unsupported = (param: string) => invalidParameter(param, `Apertium here translates ${describePairs(pairs)}; ${OTHER_SERVICES}`);
   if (!candidates.length && !(from && iso3({ base: from.base }) === iso3({ base: to.base }))) throw unsupported('lang');
   // the target is no candidate: franc takes short texts for the wrong language too often, and an untranslated answer is the worse mistake
   const source = from ? iso3({ base: from.base }) : await detectSource(params.text, candidates);

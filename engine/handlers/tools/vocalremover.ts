@@ -5,7 +5,6 @@ import { openAudioSource } from '../../audio/source.js';
 import { invalidParameter } from '../../errors.js';
 import { handler } from '../types.js';
 
-
 /** Longest song accepted, in seconds. */
 const MAX_DURATION_S = 15 * 60;
 
@@ -20,7 +19,9 @@ export default handler<{ url: string }>(async ({ options, call, setup }) => {
     const out = path.join(source.dir, 'out.mp3');
     const graph = options.keepBass ? VOCAL_CUT_KEEP_BASS : VOCAL_CUT;
     await runFfmpeg(setup, call.signal, [source.file], ['-map', '0:a:0', '-vn', '-filter_complex', `[0:a:0]${graph}`, ...MP3_ARGS, out]);
-    return await mp3Answer(setup, call, out, { method: options.keepBass ? 'centre-channel cancellation above 120 Hz, bass kept' : 'centre-channel cancellation' });
+    return await mp3Answer(setup, call, out, {
+      method: options.keepBass ? 'centre-channel cancellation above 120 Hz, bass kept' : 'centre-channel cancellation',
+    });
   } finally {
     await source.dispose();
   }

@@ -7,7 +7,16 @@ import type { SsrfGuard } from '../../http/ssrf-guard.js';
  * browser process would keep the Node process from exiting, and a launch costs only
  * ~0.3 s. Each job gets its own context (no cookies or cache shared between callers).
  */
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-dev-shm-usage',
+];
 
 let launching: Promise<Browser> | undefined;
 let jobs = 0;

@@ -6,7 +6,28 @@ import { bundledLanguages } from 'shiki';
  * relevance-based auto-detection over the languages people actually paste. Its
  * full list of ~190 grammars makes short snippets ambiguous (Python reads as CSS).
  */
-const COMMON = ['javascript', 'typescript', 'python', 'java', 'c', 'cpp', 'csharp', 'go', 'rust', 'ruby', 'php', 'bash', 'json', 'yaml', 'xml', 'css', 'sql', 'kotlin', 'swift', 'markdown'];
+const COMMON = [
+  'javascript',
+  'typescript',
+  'python',
+  'java',
+  'c',
+  'cpp',
+  'csharp',
+  'go',
+  'rust',
+  'ruby',
+  'php',
+  'bash',
+  'json',
+  'yaml',
+  'xml',
+  'css',
+  'sql',
+  'kotlin',
+  'swift',
+  'markdown',
+];
 const candidates = COMMON.filter((name) => hljs.getLanguage(name) && name in bundledLanguages);
 
 export function detectLanguage(code: string): string {

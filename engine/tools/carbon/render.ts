@@ -21,7 +21,9 @@ export interface CarbonOptions {
 }
 
 const FONT = 'Manifold Mono';
-const fontDir = createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json').replace(/package\.json$/, 'ttf/');
+const fontDir = createRequire(import.meta.url)
+  .resolve('dejavu-fonts-ttf/package.json')
+  .replace(/package\.json$/, 'ttf/');
 GlobalFonts.registerFromPath(`${fontDir}DejaVuSansMono.ttf`, FONT);
 
 export const THEMES = Object.keys(bundledThemes);
