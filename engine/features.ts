@@ -7,6 +7,7 @@ import type { Logger } from './log.js';
 import type { Builtin } from './pipeline/builtin.js';
 import { systemBuiltins } from './admin/system-routes.js';
 import { keyBuiltins } from './admin/keys-routes.js';
+import { usageBuiltins } from './admin/usage-routes.js';
 import { fileBuiltins } from './storage/file-route.js';
 import { discoveryBuiltins } from './discovery/routes.js';
 import { galleryBuiltins } from './effects/gallery.js';
@@ -46,6 +47,7 @@ export function engineFeatures(): Feature[] {
   return [
     { name: 'system', routes: (c) => systemBuiltins(c) },
     { name: 'api keys', routes: (c) => keyBuiltins(c) },
+    { name: 'usage', routes: (c) => usageBuiltins(c) },
     { name: 'hosted files', routes: (c) => fileBuiltins(c.files) },
     { name: 'discovery', routes: (c) => discoveryBuiltins(c) },
     { name: 'effects gallery', routes: (c) => galleryBuiltins(c) },

@@ -126,6 +126,38 @@ function present(value: unknown, list: boolean): unknown {
   return value;
 }
 
+/** A declared query parameter of a built-in route (pipeline/builtin.ts): its JSON schema, documented in the OpenAPI document. */
+export interface QueryParamSpec {
+  description: string;
+  schema: Record<string, unknown>;
+}
+
+const byQuerySpec = new WeakMap<object, ValidateFunction>();
+
+/**
+ * A built-in route's query parameters, collected (empty values absent, the first of a
+ * repeated key) and validated with the same ajv instance as manifest params: coerced,
+ * defaults filled in, 400 missing_parameter / invalid_parameter naming the parameter.
+ */
+export function validateQuery(spec: Readonly<Record<string, QueryParamSpec>>, query: Record<string, unknown>): Record<string, unknown> {
+  let validate = byQuerySpec.get(spec);
+  if (!validate) {
+    const properties = Object.fromEntries(Object.entries(spec).map(([name, p]) => [name, p.schema]));
+    const schema = { type: 'object', properties };
+    const key = canonical(schema);
+    validate = compiled.get(key) ?? ajv.compile(schema);
+    compiled.set(key, validate);
+    byQuerySpec.set(spec, validate);
+  }
+  const params: Record<string, unknown> = {};
+  for (const name of Object.keys(spec)) {
+    const value = present(query[name], false);
+    if (value !== undefined) params[name] = value;
+  }
+  if (!validate(params)) throw toApiError(validate.errors![0]);
+  return params;
+}
+
 export function validateParams(endpoint: Endpoint, params: Record<string, unknown>): Record<string, unknown> {
   const validate = validatorFor(endpoint);
   if (!validate(params)) throw toApiError(validate.errors![0]);

@@ -1,3 +1,4 @@
+import type { HttpMethod } from '../manifest/types.js';
 import { databaseOf, type Database, type DatabaseSource } from './database.js';
 
 /**
@@ -21,6 +22,28 @@ export interface UsageRow {
   count: number;
 }
 
+/** Which counts a report covers; every field optional (absent: all). */
+export interface UsageFilter {
+  keyId?: string;
+  /** An endpoint id (`GET /api/fun/quote`), or a path alone for every method of it. */
+  endpoint?: string;
+  /** First and last UTC day, inclusive, `YYYY-MM-DD`. */
+  from?: string;
+  to?: string;
+  /** Most rows (and most entries per key/endpoint/day sum) returned; default 1000. */
+  limit?: number;
+}
+
+export interface UsageReport {
+  rows: UsageRow[];
+  /** More rows matched than `limit`: the sums still cover them all. */
+  truncated: boolean;
+  total: number;
+  byKey: { keyId: string; count: number }[];
+  byEndpoint: { endpoint: string; count: number }[];
+  byDay: { day: string; count: number }[];
+}
+
 export interface UsageOptions {
   flushMs?: number;
   maxPending?: number;
@@ -28,6 +51,10 @@ export interface UsageOptions {
 }
 
 const SEPARATOR = '\u0000';
+const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE'];
+
+/** The endpoint ids a filter names: itself when it has a method, else the path under every method. */
+const endpointIds = (endpoint: string): string[] => (endpoint.includes(' ') ? [endpoint] : METHODS.map((m) => `${m} ${endpoint}`));
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export class UsageCounter {
@@ -131,16 +158,45 @@ export class UsageCounter {
     return { today: Number(row?.today ?? 0), total: Number(row?.total ?? 0) };
   }
 
-  /** Written counts per key, endpoint and day, newest day first; optionally one key and a day range (inclusive, `YYYY-MM-DD`). */
-  async report(filter: { keyId?: string; from?: string; to?: string } = {}): Promise<UsageRow[]> {
+  /**
+   * Written counts per key, endpoint and day matching `filter`, newest day first (at most
+   * `limit` rows), with the sums over every matching row: in all, per key, per endpoint
+   * (the `limit` largest each) and per day. Call flush() first to include this instance's waiting counts.
+   */
+  async report(filter: UsageFilter = {}): Promise<UsageReport> {
     const db = this.#db();
     await db.ready;
-    let query = db.kysely.selectFrom('usage_daily').selectAll();
-    if (filter.keyId) query = query.where('key_id', '=', filter.keyId);
-    if (filter.from) query = query.where('day', '>=', filter.from);
-    if (filter.to) query = query.where('day', '<=', filter.to);
-    const rows = await query.orderBy('day', 'desc').orderBy('key_id').orderBy('endpoint').execute();
-    return rows.map((r) => ({ keyId: r.key_id, endpoint: r.endpoint, day: r.day, count: r.count }));
+    const limit = filter.limit ?? 1000;
+    const matching = () => {
+      let query = db.kysely.selectFrom('usage_daily');
+      if (filter.keyId) query = query.where('key_id', '=', filter.keyId);
+      if (filter.endpoint) query = query.where('endpoint', 'in', endpointIds(filter.endpoint));
+      if (filter.from) query = query.where('day', '>=', filter.from);
+      if (filter.to) query = query.where('day', '<=', filter.to);
+      return query;
+    };
+    const sum = matching().select((eb) => eb.fn.sum<number>('count').as('requests'));
+    const [rows, total, byKey, byEndpoint, byDay] = await Promise.all([
+      matching()
+        .selectAll()
+        .orderBy('day', 'desc')
+        .orderBy('key_id')
+        .orderBy('endpoint')
+        .limit(limit + 1)
+        .execute(),
+      sum.executeTakeFirst(),
+      sum.select('key_id').groupBy('key_id').orderBy('requests', 'desc').orderBy('key_id').limit(limit).execute(),
+      sum.select('endpoint').groupBy('endpoint').orderBy('requests', 'desc').orderBy('endpoint').limit(limit).execute(),
+      sum.select('day').groupBy('day').orderBy('day', 'desc').limit(limit).execute(),
+    ]);
+    return {
+      rows: rows.slice(0, limit).map((r) => ({ keyId: r.key_id, endpoint: r.endpoint, day: r.day, count: Number(r.count) })),
+      truncated: rows.length > limit,
+      total: Number(total?.requests ?? 0),
+      byKey: byKey.map((r) => ({ keyId: r.key_id, count: Number(r.requests) })),
+      byEndpoint: byEndpoint.map((r) => ({ endpoint: r.endpoint, count: Number(r.requests) })),
+      byDay: byDay.map((r) => ({ day: r.day, count: Number(r.requests) })),
+    };
   }
 
   /** Write what is waiting and stop the timer (at shutdown). */

@@ -294,11 +294,16 @@ function builtinPaths(builtins: readonly Builtin[], operationIds: Set<string>): 
         ...(p !== route.path ? { description: `Alias of ${route.method} ${route.path}.` } : {}),
         // auth none: no key; admin: the ADMIN_TOKEN bearer; key: the document's default (any way of sending a key)
         ...(route.auth === 'none' ? { security: [] } : route.auth === 'admin' ? { security: [{ adminToken: [] }] } : {}),
-        parameters: [...pathParams, ...(route.auth === 'key' ? [ref('parameters', 'apikey')] : [])],
+        parameters: [
+          ...pathParams,
+          ...Object.entries(route.query ?? {}).map(([name, { description, schema }]) => ({ name, in: 'query', required: false, description, schema })),
+          ...(route.auth === 'key' ? [ref('parameters', 'apikey')] : []),
+        ],
         ...(route.jsonBody !== undefined ? { requestBody: { required: false, content: { 'application/json': { schema: { type: 'object' } } } } } : {}),
         responses: {
           200: ok,
           ...(route.auth === 'key' ? { 401: ref('responses', '401'), 429: ref('responses', '429') } : {}),
+          ...(route.query ? { 400: ref('responses', '400') } : {}),
           ...(route.auth === 'admin' ? { 403: ref('responses', '403') } : {}),
         },
       };

@@ -6,6 +6,7 @@ import { requireAdminToken } from '../admin/admin-token.js';
 import type { Config } from '../config.js';
 import type { HttpMethod } from '../manifest/types.js';
 import type { Routable } from '../router.js';
+import { validateQuery, type QueryParamSpec } from '../params.js';
 import { admit, type AdmitDeps } from './admit.js';
 import type { BodyParsers } from './body.js';
 import { respond } from './respond.js';
@@ -27,6 +28,8 @@ export interface BuiltinCall {
   principal?: Principal;
   /** The parsed JSON body (routes with `jsonBody`). */
   body?: unknown;
+  /** The declared query parameters (routes with `query`), validated, defaults filled in. */
+  query: Record<string, unknown>;
 }
 
 export interface Builtin extends Routable {
@@ -38,6 +41,8 @@ export interface Builtin extends Routable {
   summary: string;
   /** JSON schema of `result` in the success envelope; absent for pages, assets, files and /health. */
   result?: Record<string, unknown>;
+  /** Query parameters it takes: validated before the handler runs (400 naming the parameter) and documented. */
+  query?: Readonly<Record<string, QueryParamSpec>>;
   /** Takes a JSON body of at most this many bytes. */
   jsonBody?: number;
   /** Left out of the listing and the OpenAPI document (the docs' and gallery's own assets). */
@@ -75,7 +80,8 @@ export async function runBuiltin(ctx: Context, route: Builtin, pathParams: Recor
     if (parsing) await parsing;
     body = ctx.request.body;
   }
-  const output = await route.handle({ ctx, pathParams, principal, body });
+  const query = route.query ? validateQuery(route.query, ctx.query) : {};
+  const output = await route.handle({ ctx, pathParams, principal, body, query });
   if (output) {
     const sending = respond(ctx, deps.config, output);
     if (sending) await sending;

@@ -21,16 +21,69 @@ for (const dialect of await testDialects(t)) {
     usage.count('key_a', 'GET /api/fun/quote');
     await usage.flush();
     t.same(await usage.totals('key_a'), { today: 1, total: 102 });
-    t.same(await usage.report({ keyId: 'key_a' }), [
+    t.same((await usage.report({ keyId: 'key_a' })).rows, [
       { keyId: 'key_a', endpoint: 'GET /api/fun/quote', day: '2026-11-24', count: 1 },
       { keyId: 'key_a', endpoint: 'GET /api/fun/quote', day: '2026-11-23', count: 100 },
       { keyId: 'key_a', endpoint: 'GET /api/tools/reverse', day: '2026-11-23', count: 1 },
     ]);
     t.same(
-      (await usage.report({ from: '2026-11-24' })).map((r) => r.keyId),
+      (await usage.report({ from: '2026-11-24' })).rows.map((r) => r.keyId),
       ['key_a'],
     );
     t.same(await usage.totals('key_nobody'), { today: 0, total: 0 });
+  });
+
+  t.test(`${dialect.name}: a report filters by key, endpoint and days, sums every matching row, and cuts rows at its limit`, async (t) => {
+    const db = await dialect.open(t);
+    let now = Date.parse('2026-11-20T12:00:00Z');
+    const usage = new UsageCounter(db, { flushMs: 60_000, now: () => now });
+    for (const day of [0, 1, 2]) {
+      now = Date.parse('2026-11-20T12:00:00Z') + day * 86_400_000;
+      usage.count('key_a', 'GET /api/fun/quote', 10 + day);
+      usage.count('key_a', 'POST /api/fun/quote', 1);
+      usage.count('key_b', 'GET /api/fun/quote', 5);
+      usage.count('key_b', 'GET /api/tools/reverse', 2);
+    }
+    await usage.flush();
+    const all = await usage.report();
+    t.equal(all.total, 33 + 3 + 15 + 6);
+    t.equal(all.rows.length, 12);
+    t.equal(all.truncated, false);
+    t.same(all.byKey, [
+      { keyId: 'key_a', count: 36 },
+      { keyId: 'key_b', count: 21 },
+    ]);
+    t.same(all.byEndpoint, [
+      { endpoint: 'GET /api/fun/quote', count: 48 },
+      { endpoint: 'GET /api/tools/reverse', count: 6 },
+      { endpoint: 'POST /api/fun/quote', count: 3 },
+    ]);
+    t.same(all.byDay, [
+      { day: '2026-11-22', count: 20 },
+      { day: '2026-11-21', count: 19 },
+      { day: '2026-11-20', count: 18 },
+    ]);
+
+    const quote = await usage.report({ endpoint: '/api/fun/quote', from: '2026-11-21', to: '2026-11-21' });
+    t.equal(quote.total, 11 + 1 + 5, 'a path alone covers every method of it; from and to are inclusive');
+    t.same(
+      quote.rows.map((r) => `${r.keyId} ${r.endpoint} ${r.count}`),
+      ['key_a GET /api/fun/quote 11', 'key_a POST /api/fun/quote 1', 'key_b GET /api/fun/quote 5'],
+    );
+    t.equal((await usage.report({ endpoint: 'POST /api/fun/quote' })).total, 3, 'a method and path is one endpoint');
+    t.equal((await usage.report({ keyId: 'key_b', to: '2026-11-20' })).total, 7);
+
+    const cut = await usage.report({ limit: 2 });
+    t.equal(cut.rows.length, 2);
+    t.equal(cut.truncated, true);
+    t.equal(cut.total, 57, 'the sums still cover every matching row');
+    t.same(
+      cut.rows.map((r) => r.day),
+      ['2026-11-22', '2026-11-22'],
+      'newest day first',
+    );
+    t.equal(cut.byEndpoint.length, 2, 'the largest entries of each sum');
+    t.same(await usage.report({ keyId: 'key_nobody' }), { rows: [], truncated: false, total: 0, byKey: [], byEndpoint: [], byDay: [] });
   });
 
   t.test(`${dialect.name}: two counters' counts add up in the database`, async (t) => {
