@@ -16,6 +16,8 @@ import { closeChromium } from './tools/browser/chromium.js';
 import { shutdownAll } from './shutdown.js';
 import type { EngineMetrics } from './metrics/metrics.js';
 import { metricsBuiltins } from './metrics/route.js';
+import { jobBuiltins } from './jobs/routes.js';
+import { JobStore } from './jobs/store.js';
 
 /**
  * What an engine is made of besides its manifests, each with its lifecycle: the built-in
@@ -52,6 +54,7 @@ export function engineFeatures(): Feature[] {
     { name: 'discovery', routes: (c) => discoveryBuiltins(c) },
     { name: 'effects gallery', routes: (c) => galleryBuiltins(c) },
     { name: 'metrics', routes: (c) => metricsBuiltins(c.config, c.metrics) },
+    { name: 'jobs', routes: (c) => jobBuiltins(new JobStore(c.config)) },
     tempMailReceiver(),
     // launched on first use (screenshots, HTML obfuscation), so only closed here
     { name: 'chromium', close: closeChromium },

@@ -12,6 +12,7 @@ export type Dialect = 'sqlite' | 'postgres';
 
 const MIGRATIONS: Record<string, (db: Kysely<any>, dialect: Dialect) => Promise<void>> = {
   '0001-state': (db, dialect) => initialState(db, dialect),
+  '0002-jobs-stage': (db) => db.schema.alterTable('jobs').addColumn('stage', 'text').execute(),
 };
 
 /** Every migration's name: a database that has applied them all needs no lock at boot. */

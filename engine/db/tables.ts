@@ -100,6 +100,8 @@ export interface JobsTable {
   endpoint: string;
   status: 'queued' | 'active' | 'completed' | 'failed';
   progress: ColumnType<number, number | undefined, number>;
+  /** What the job is doing now (`downloading`, `converting`…), as its handler reports it. */
+  stage: ColumnType<string | null, string | null | undefined, string | null>;
   /** JSON object: the validated parameters. */
   params: string;
   /** JSON: what the synchronous call would put in `result`. */

@@ -1,0 +1,199 @@
+import type { Selectable } from 'kysely';
+import { monotonicFactory } from 'ulid';
+import { databaseOf, type Database, type DatabaseSource } from '../db/database.js';
+import type { JobsTable } from '../db/tables.js';
+
+/**
+ * The records of async jobs, shared by every instance through the database (the
+ * queue that hands them to workers is engine/jobs/queue.ts). A record is the truth
+ * about a job: the queue carries only its id, so a job enqueued on one instance is
+ * run by any worker and read back on any instance, and survives their restarts.
+ * A job belongs to the key that submitted it: `get` with another key finds nothing.
+ */
+export type JobStatus = JobsTable['status'];
+export const JOB_STATUSES: readonly JobStatus[] = ['queued', 'active', 'completed', 'failed'];
+
+/** What a failed job reports: the same `{error, message}` its synchronous call would have answered. */
+export interface JobError {
+  error: string;
+  message: string;
+  /** The HTTP status the synchronous call would have had (kept so a waiting synchronous call answers the same). */
+  status?: number;
+}
+
+export interface JobRecord {
+  id: string;
+  keyId: string;
+  /** The endpoint id, `METHOD path` (`GET /api/download/ytmp3`). */
+  endpoint: string;
+  status: JobStatus;
+  progress: number;
+  stage: string | null;
+  /** The validated parameters the handler runs with. */
+  params: Record<string, unknown>;
+  result?: unknown;
+  error?: JobError;
+  callbackUrl: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export interface NewJob {
+  keyId: string;
+  endpoint: string;
+  params: Record<string, unknown>;
+  callbackUrl?: string;
+}
+
+type Row = Selectable<JobsTable>;
+
+const toRecord = (row: Row): JobRecord => ({
+  id: row.id,
+  keyId: row.key_id,
+  endpoint: row.endpoint,
+  status: row.status,
+  progress: Number(row.progress),
+  stage: row.stage ?? null,
+  params: JSON.parse(row.params) as Record<string, unknown>,
+  ...(row.result !== null && { result: JSON.parse(row.result) as unknown }),
+  ...(row.error !== null && { error: JSON.parse(row.error) as JobError }),
+  callbackUrl: row.callback_url,
+  createdAt: row.created_at,
+  startedAt: row.started_at,
+  finishedAt: row.finished_at,
+});
+
+const UNFINISHED: JobStatus[] = ['queued', 'active'];
+/** Monotonic within a millisecond, so ids sort in creation order even for jobs made at once. */
+const nextId = monotonicFactory();
+
+export class JobStore {
+  readonly #db: () => Database;
+  readonly #now: () => Date;
+
+  /** On the engine's shared database for `config`, or on one given database (tests). */
+  constructor(source: DatabaseSource, options: { now?: () => Date } = {}) {
+    this.#db = () => databaseOf(source);
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  async #kysely() {
+    const db = this.#db();
+    await db.ready;
+    return db.kysely;
+  }
+
+  /** Record a new job, `queued`. Ids are ULIDs: unguessable enough (80 random bits) and sorted by creation. */
+  async create(job: NewJob): Promise<JobRecord> {
+    const row: Row = {
+      id: nextId().toLowerCase(),
+      key_id: job.keyId,
+      endpoint: job.endpoint,
+      status: 'queued',
+      progress: 0,
+      stage: null,
+      params: JSON.stringify(job.params),
+      result: null,
+      error: null,
+      callback_url: job.callbackUrl ?? null,
+      created_at: this.#now().toISOString(),
+      started_at: null,
+      finished_at: null,
+    };
+    await (await this.#kysely()).insertInto('jobs').values(row).execute();
+    return toRecord(row);
+  }
+
+  /** A job by id; with `keyId`, only if that key owns it (another key's job is as absent as an unknown one). */
+  async get(id: string, keyId?: string): Promise<JobRecord | undefined> {
+    let query = (await this.#kysely()).selectFrom('jobs').selectAll().where('id', '=', id);
+    if (keyId !== undefined) query = query.where('key_id', '=', keyId);
+    const row = await query.executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  /**
+   * Mark a job `active` (a worker took it; a job taken again after its worker died
+   * starts over from 0 %). Undefined when it is gone or already finished: nothing to run.
+   */
+  async start(id: string): Promise<JobRecord | undefined> {
+    const kysely = await this.#kysely();
+    const updated = await kysely
+      .updateTable('jobs')
+      .set({ status: 'active', progress: 0, stage: null, started_at: this.#now().toISOString() })
+      .where('id', '=', id)
+      .where('status', 'in', UNFINISHED)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) return undefined;
+    return this.get(id);
+  }
+
+  /** Progress of a running job, 0–100 (clamped, whole numbers), and what it is doing. */
+  async progress(id: string, percent: number, stage?: string): Promise<void> {
+    const progress = Math.max(0, Math.min(100, Math.round(percent)));
+    await (
+      await this.#kysely()
+    )
+      .updateTable('jobs')
+      .set({ progress, ...(stage !== undefined && { stage }) })
+      .where('id', '=', id)
+      .where('status', '=', 'active')
+      .execute();
+  }
+
+  /** The job finished with the result its synchronous call would have answered. False if it had already finished. */
+  complete(id: string, result: unknown): Promise<boolean> {
+    return this.#finish(id, { status: 'completed', progress: 100, result: JSON.stringify(result ?? null) });
+  }
+
+  /** The job failed with this error. False if it had already finished. */
+  fail(id: string, error: JobError): Promise<boolean> {
+    return this.#finish(id, { status: 'failed', error: JSON.stringify(error) });
+  }
+
+  async #finish(id: string, set: { status: JobStatus; progress?: number; result?: string; error?: string }): Promise<boolean> {
+    const updated = await (
+      await this.#kysely()
+    )
+      .updateTable('jobs')
+      .set({ ...set, finished_at: this.#now().toISOString() })
+      .where('id', '=', id)
+      .where('status', 'in', UNFINISHED)
+      .executeTakeFirst();
+    return Number(updated.numUpdatedRows) > 0;
+  }
+
+  /** Jobs of `keyId` not finished yet (queued or running): what the per-key queue limit counts. */
+  async pending(keyId: string): Promise<number> {
+    const row = await (
+      await this.#kysely()
+    )
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('key_id', '=', keyId)
+      .where('status', 'in', UNFINISHED)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** Ids of every unfinished job, oldest first (the in-process runner resumes them at boot). */
+  async unfinished(): Promise<string[]> {
+    const rows = await (await this.#kysely()).selectFrom('jobs').select('id').where('status', 'in', UNFINISHED).orderBy('created_at').orderBy('id').execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Jobs per status, every status present (0 when none): the `manifold_jobs` gauge. */
+  async counts(): Promise<Record<JobStatus, number>> {
+    const rows = await (
+      await this.#kysely()
+    )
+      .selectFrom('jobs')
+      .select((eb) => ['status', eb.fn.countAll<number>().as('n')])
+      .groupBy('status')
+      .execute();
+    const counts = Object.fromEntries(JOB_STATUSES.map((s) => [s, 0])) as Record<JobStatus, number>;
+    for (const row of rows) counts[row.status as JobStatus] = Number(row.n);
+    return counts;
+  }
+}

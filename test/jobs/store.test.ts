@@ -1,0 +1,84 @@
+import t from 'tap';
+import { JobStore } from '../../engine/jobs/store.js';
+import { testDialects } from '../support/dialects.js';
+import { serve, TEST_KEY } from '../support/serve.js';
+
+for (const dialect of await testDialects(t)) {
+  t.test(`${dialect.name}: a job's life is recorded, and it belongs to its key`, async (t) => {
+    const db = await dialect.open(t);
+    const store = new JobStore(db);
+    const job = await store.create({ keyId: 'key_a', endpoint: 'GET /api/download/ytmp3', params: { url: 'https://youtu.be/x', quality: '128' } });
+    t.match(job, { status: 'queued', progress: 0, stage: null, params: { url: 'https://youtu.be/x', quality: '128' }, finishedAt: null });
+    t.match(job.id, /^[0-9a-z]{26}$/);
+    t.equal((await store.get(job.id, 'key_a'))?.id, job.id, 'the owner finds it');
+    t.equal(await store.get(job.id, 'key_b'), undefined, 'another key does not');
+    t.equal(await store.get('nope', 'key_a'), undefined);
+    t.equal(await store.pending('key_a'), 1);
+
+    await store.progress(job.id, 40, 'downloading');
+    t.equal((await store.get(job.id))?.progress, 0, 'no progress before the job starts');
+    t.match(await store.start(job.id), { status: 'active', startedAt: String });
+    await store.progress(job.id, 40.4, 'downloading');
+    t.match(await store.get(job.id), { progress: 40, stage: 'downloading' });
+    await store.progress(job.id, 250);
+    t.match(await store.get(job.id), { progress: 100, stage: 'downloading' }, 'clamped; the stage stays');
+    t.equal(await store.pending('key_a'), 1, 'running counts as pending');
+
+    t.ok(await store.complete(job.id, { download_url: 'http://x/files/a.mp3', size: 3 }));
+    t.match(await store.get(job.id), { status: 'completed', progress: 100, result: { download_url: 'http://x/files/a.mp3', size: 3 }, finishedAt: String });
+    t.notOk(await store.fail(job.id, { error: 'internal_error', message: 'late' }), 'a finished job stays finished');
+    t.equal(await store.start(job.id), undefined, 'and is not run again');
+    t.equal(await store.pending('key_a'), 0);
+
+    const failing = await store.create({ keyId: 'key_a', endpoint: 'GET /api/tools/web2zip', params: {}, callbackUrl: 'https://example.com/hook' });
+    const waiting = await store.create({ keyId: 'key_b', endpoint: 'GET /api/tools/web2zip', params: {} });
+    t.same(await store.unfinished(), [failing.id, waiting.id], 'unfinished jobs, oldest first');
+    await store.start(failing.id);
+    t.ok(await store.fail(failing.id, { error: 'upstream_error', message: 'Upstream x answered 500', status: 502 }));
+    t.match(await store.get(failing.id), { status: 'failed', error: { error: 'upstream_error', status: 502 }, callbackUrl: 'https://example.com/hook' });
+    t.same(await store.counts(), { queued: 1, active: 0, completed: 1, failed: 1 });
+  });
+}
+
+t.test('GET /api/jobs/:id answers the owner in the contract shape and 404 to anyone else', async (t) => {
+  const served = await serve({ ADMIN_TOKEN: 'admin-secret' });
+  t.teardown(() => served.close());
+  const store = new JobStore(served.engine.config);
+  const job = await store.create({ keyId: 'test', endpoint: 'GET /api/tools/web2zip', params: { url: 'https://example.com' } });
+  await store.start(job.id);
+  await store.complete(job.id, { url: 'http://x/files/a.zip' });
+
+  const read = async (key: string, id = job.id) => {
+    const res = await fetch(`${served.url}/api/jobs/${id}`, { headers: { 'X-API-Key': key } });
+    return { status: res.status, body: await res.json() };
+  };
+  const mine = await read(TEST_KEY);
+  t.equal(mine.status, 200);
+  t.match(mine.body.result, {
+    job_id: job.id,
+    status: 'completed',
+    progress: 100,
+    result: { url: 'http://x/files/a.zip' },
+    created_at: String,
+    finished_at: String,
+  });
+  t.notOk('params' in mine.body.result || 'keyId' in mine.body.result, 'neither the params nor the owner are shown');
+
+  const created = await (
+    await fetch(`${served.url}/api/admin/keys`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer admin-secret', 'content-type': 'application/json' },
+      body: '{}',
+    })
+  ).json();
+  const other = await read(created.result.key);
+  t.equal(other.status, 404, "another key's job is not found");
+  t.equal(other.body.error, 'not_found');
+  const unknown = await read(created.result.key, '01zzzzzzzzzzzzzzzzzzzzzzzz');
+  t.same(
+    { ...other.body, message: other.body.message.replace(job.id, 'ID') },
+    { ...unknown.body, message: unknown.body.message.replace('01zzzzzzzzzzzzzzzzzzzzzzzz', 'ID') },
+    'the same answer as an unknown id',
+  );
+  t.equal((await fetch(`${served.url}/api/jobs/${job.id}`)).status, 401, 'a key is required');
+});
