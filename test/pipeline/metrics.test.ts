@@ -10,7 +10,7 @@ import { registerPoolStats, unregisterPoolStats } from '../../engine/workers/poo
 const upstreamServer = http.createServer((req, res) => {
   const url = new URL(req.url!, 'http://x');
   if (url.pathname === '/slow' && url.searchParams.get('q') === 'late') {
-    const timer = setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[]}'), 2000);
+    const timer = setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[]}'), 6000);
     res.on('close', () => clearTimeout(timer));
     return;
   }
@@ -25,6 +25,10 @@ t.teardown(() => upstreamServer.close());
 const base = `http://127.0.0.1:${(upstreamServer.address() as AddressInfo).port}`;
 
 const { endpoints, upstream } = testEndpoints();
+// The shared test registry gives /api/test/slow 400 ms; on a loaded machine a retried 500 can
+// outlast that and count as a timeout. Here the retries get room, and "late" is later still.
+const slow = endpoints.find((e) => e.path === '/api/test/slow')!;
+slow.limits = { ...slow.limits, timeoutMs: 2500 };
 const served = await serve({}, { endpoints, upstreamSpecs: upstream(base) });
 t.teardown(() => served.close());
 
@@ -74,7 +78,7 @@ t.test('upstream calls are counted by upstream and outcome', async (t) => {
     sample(before, 'manifold_upstream_requests_total', { upstream: 'local', outcome });
   t.equal(moved('ok'), 1);
   t.equal(moved('error'), 1, 'one failed call, however many retries it made');
-  t.equal(moved('timeout'), 1, 'the endpoint timeout (400 ms) passed first');
+  t.equal(moved('timeout'), 1, 'the endpoint timeout (2.5 s) passed first');
 });
 
 t.test('scrapes are counted under the built-in route', async (t) => {
