@@ -29,8 +29,11 @@ interface Request {
   json?: Record<string, unknown>;
   /** A URL-encoded form body (POST), for APIs that read only forms (cleanuri). */
   form?: Record<string, unknown>;
-  /** `json` (default) or `feed`: RSS/Atom parsed to {title, link, description, items[]}. */
-  format?: 'json' | 'feed';
+  /**
+   * `json` (default); `feed`: RSS/Atom parsed to {title, link, description, items[]};
+   * `text`: the body as one trimmed string, for APIs that answer plain text (vurl, AdFoc.us).
+   */
+  format?: 'json' | 'feed' | 'text';
   /** JMESPath from the upstream's answer to the result (or to the lookup's fields). */
   result: string;
   /** JMESPath that must be truthy on the upstream's answer; otherwise 502. */
@@ -69,7 +72,7 @@ const requestProperties = {
   flags: { type: 'array', items: { type: 'string', minLength: 1 }, description: "query names sent bare, without `=` (e.g. JokeAPI's safe-mode)" },
   json: { type: 'object' },
   form: { type: 'object', description: 'URL-encoded form body; ${params.x} and ${env.X} are filled in' },
-  format: { enum: ['json', 'feed'], description: 'how to read the answer: JSON, or an RSS/Atom feed' },
+  format: { enum: ['json', 'feed', 'text'], description: 'how to read the answer: JSON, an RSS/Atom feed, or plain text (one trimmed string)' },
   result: { type: 'string', description: 'JMESPath from the upstream answer to result' },
   valid: { type: 'string', description: 'JMESPath that must be truthy on the answer, else 502' },
   notFound: { type: 'string', description: '404 message when the upstream answers 404 or the result is empty' },
@@ -179,10 +182,9 @@ export const http: AdapterKind<HttpConfig> = {
       };
       let data: unknown;
       try {
-        data =
-          spec.format === 'feed'
-            ? await parseFeed(spec.upstream, await setup.upstreams.text(spec.upstream, options))
-            : await setup.upstreams.call(spec.upstream, options);
+        if (spec.format === 'feed') data = await parseFeed(spec.upstream, await setup.upstreams.text(spec.upstream, options));
+        else if (spec.format === 'text') data = (await setup.upstreams.text(spec.upstream, options)).trim();
+        else data = await setup.upstreams.call(spec.upstream, options);
       } catch (error) {
         const status = upstreamStatusOf(error);
         if (spec.notFound && status !== undefined && (status === 404 || spec.notFoundStatuses?.includes(status))) throw notFound(spec.notFound);
