@@ -1,0 +1,16 @@
+import { notFound, upstreamError } from '../../errors.js';
+import { parseSearchPage } from '../../scrape/google-play.js';
+import { handler } from '../types.js';
+
+/** /api/search/playstore: apps from Google Play's own search page (no API or key exists for it). */
+export default handler<{ query: string; limit: number; lang: string; country: string }>(async ({ params, call, setup }) => {
+  const html = await setup.upstreams.text('google-play', {
+    path: '/store/search',
+    query: { q: params.query, c: 'apps', hl: params.lang, gl: params.country },
+    signal: call.signal,
+  });
+  const { blocks, apps } = parseSearchPage(html);
+  if (!blocks) throw upstreamError('google-play', 'the search page carries no app data (a consent or bot-check page, or its layout changed)');
+  if (!apps.length) throw notFound('No Google Play app matches');
+  return apps.slice(0, params.limit);
+});
