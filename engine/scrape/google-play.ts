@@ -1,5 +1,5 @@
 import { DomUtils } from 'htmlparser2';
-import { byTag, parseHtml } from './html.js';
+import { byTag, parseHtml } from '../tools/html/dom.js';
 
 /**
  * Google Play's search page (play.google.com/store/search?q=…&c=apps) renders from data

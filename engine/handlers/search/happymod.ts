@@ -1,5 +1,5 @@
 import { notFound, upstreamError } from '../../errors.js';
-import { absolute, attr, byClass, byTag, firstByClass, parseHtml, textOf, type Element } from '../../scrape/html.js';
+import { absolute, attr, byClass, byTag, firstByClass, parseHtml, textOf, type Element } from '../../tools/html/dom.js';
 import { handler } from '../types.js';
 
 /**

@@ -2,7 +2,7 @@ import { DomUtils, parseDocument } from 'htmlparser2';
 import type { AnyNode, Document, Element } from 'domhandler';
 
 /**
- * Reading scraped pages with a real HTML parser (htmlparser2, already used by web2zip)
+ * Reading scraped pages with a real HTML parser (htmlparser2, as web2zip and page-data.ts do)
  * instead of regular expressions over markup: attributes in any order, entities
  * decoded, nesting respected. These few helpers cover what search-page scrapers need
  * (find by tag and class, text, attributes, links made absolute).
