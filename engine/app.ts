@@ -21,6 +21,8 @@ import { BodyParsers } from './pipeline/body.js';
 import type { Builtin } from './pipeline/builtin.js';
 import { engineFeatures, type FeatureContext } from './features.js';
 import { EngineMetrics } from './metrics/metrics.js';
+import { Jobs } from './jobs/service.js';
+import { WORKER_ROUTES } from './jobs/settings.js';
 
 export { ROOT };
 export const ENDPOINTS_DIR = path.join(ROOT, 'endpoints');
@@ -78,17 +80,23 @@ export function createEngine(options: EngineOptions): Engine {
   const auth = { store, config };
 
   const usage = new UsageCounter(config);
+  const jobs = new Jobs({ config, registry, files, http, logger });
 
   // the features' built-in routes, one table: dispatched, listed and documented like the manifests
   const features = engineFeatures();
   const builtins: Builtin[] = [];
-  const context: FeatureContext = { config, registry, store, usage, files, logger, metrics, builtins: () => builtins };
+  const context: FeatureContext = { config, registry, store, usage, files, logger, metrics, jobs, builtins: () => builtins };
   for (const feature of features) builtins.push(...(feature.routes?.(context) ?? []));
 
   const app = new Koa({ proxy: config.env.TRUST_PROXY === '1' });
   app.silent = true;
   app.use(requestContext(config, logger, metrics));
-  app.use(dispatch({ config, registry, auth, limiter, usage, cache, builtins, bodies: new BodyParsers(config, files.tempDir) }));
+  // a worker serves nothing public: its health and metrics only
+  const worker = jobs.settings.role === 'worker';
+  const served = worker ? builtins.filter((b) => WORKER_ROUTES.includes(`${b.method} ${b.path}`)) : builtins;
+  app.use(
+    dispatch({ config, registry, auth, limiter, usage, cache, jobs, builtins: served, endpoints: !worker, bodies: new BodyParsers(config, files.tempDir) }),
+  );
 
   return {
     app,
@@ -101,7 +109,7 @@ export function createEngine(options: EngineOptions): Engine {
       await Promise.all(features.map((f) => f.start?.(context)));
     },
     async close() {
-      await Promise.allSettled([usage.close(), limiter.close(), cache.close(), files.close(), ...features.map((f) => f.close?.())]);
+      await Promise.allSettled([usage.close(), jobs.close(), limiter.close(), cache.close(), files.close(), ...features.map((f) => f.close?.())]);
       await closeDatabase(config);
     },
   };

@@ -17,7 +17,7 @@ import { shutdownAll } from './shutdown.js';
 import type { EngineMetrics } from './metrics/metrics.js';
 import { metricsBuiltins } from './metrics/route.js';
 import { jobBuiltins } from './jobs/routes.js';
-import { JobStore } from './jobs/store.js';
+import type { Jobs } from './jobs/service.js';
 
 /**
  * What an engine is made of besides its manifests, each with its lifecycle: the built-in
@@ -40,6 +40,7 @@ export interface FeatureContext {
   files: FileStore;
   logger: Logger;
   metrics: EngineMetrics;
+  jobs: Jobs;
   /** The whole built-in table (the listing and the OpenAPI document describe it). */
   builtins: () => readonly Builtin[];
 }
@@ -54,7 +55,15 @@ export function engineFeatures(): Feature[] {
     { name: 'discovery', routes: (c) => discoveryBuiltins(c) },
     { name: 'effects gallery', routes: (c) => galleryBuiltins(c) },
     { name: 'metrics', routes: (c) => metricsBuiltins(c.config, c.metrics) },
-    { name: 'jobs', routes: (c) => jobBuiltins(new JobStore(c.config)) },
+    {
+      name: 'jobs',
+      routes: (c) => {
+        c.metrics.jobStates(() => c.jobs.store.counts());
+        return jobBuiltins(c.jobs.store);
+      },
+      // the workers (roles worker and all); the engine closes the queue with its stores
+      start: (c) => c.jobs.start(),
+    },
     tempMailReceiver(),
     // launched on first use (screenshots, HTML obfuscation), so only closed here
     { name: 'chromium', close: closeChromium },

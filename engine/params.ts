@@ -26,8 +26,23 @@ export function paramsSchema(endpoint: Endpoint): Record<string, unknown> {
     if (spec.required) required.push(name);
   }
   if (endpoint.response === 'streamable') properties.stream = { type: 'boolean', default: false };
+  if (endpoint.async) Object.assign(properties, JOB_PARAMS);
   return { type: 'object', properties, required };
 }
+
+/**
+ * What every long-running (`async: true`) endpoint also takes (engine/jobs): the
+ * engine reads and removes them before the handler sees its params.
+ */
+export const JOB_PARAMS = {
+  async: { type: 'boolean', default: false, description: 'true: answer 202 with a job id at once and run the call as a job (GET /api/jobs/:id)' },
+  callback_url: {
+    type: 'string',
+    format: 'uri',
+    maxLength: 2048,
+    description: 'With async=true: POST the finished job here (JSON, signed X-Manifold-Signature: sha256=HMAC of the body with WEBHOOK_SECRET)',
+  },
+} as const;
 
 const byEndpoint = new WeakMap<Endpoint, ValidateFunction>();
 
@@ -110,6 +125,12 @@ export function collectParams(endpoint: Endpoint, input: RawInput): Record<strin
   if (endpoint.response === 'streamable') {
     const stream = present(input.query.stream ?? bodyOrQuery(input, 'stream'), false);
     if (stream !== undefined) out.stream = stream;
+  }
+  if (endpoint.async) {
+    for (const name of Object.keys(JOB_PARAMS)) {
+      const value = present(input.query[name] ?? bodyOrQuery(input, name), false);
+      if (value !== undefined) out[name] = value;
+    }
   }
   return out;
 }

@@ -121,7 +121,11 @@ export const media: AdapterKind<MediaConfig> = {
       const specs = formats.map((format, i) => outputSpec(format, i === 0 ? quality : undefined));
       if (call.params.stream) return service.stream(url, specs[0], call);
       const files = [];
-      for (const spec of specs) files.push(await service.link(url, spec));
+      // a job's stages (GET /api/jobs/:id): one per file produced (ytdl makes an MP3 and an MP4)
+      for (const [i, spec] of specs.entries()) {
+        call.progress?.((100 * i) / specs.length, `downloading and converting to ${spec.format}`);
+        files.push(await service.link(url, spec));
+      }
       return json(shapeResult(config.shape ?? 'standard', files));
     };
 

@@ -64,6 +64,12 @@ export interface Call {
   caller: Caller;
   /** Files from a multipart body, by field name. */
   files?: Record<string, UploadedFile>;
+  /**
+   * Report how far the work is, 0–100, and what it is doing (`downloading`, `converting`):
+   * shown to the client at GET /api/jobs/:id when the call runs as a job. Absent on a
+   * plain synchronous call, so callers write `call.progress?.(40, 'converting')`.
+   */
+  progress?: (percent: number, stage?: string) => void;
   /** Who is asking (for request-info tools): address as Koa sees it (TRUST_PROXY) and raw headers — never log these. */
   client?: { ip: string; headers: Record<string, string | string[] | undefined> };
 }

@@ -157,6 +157,7 @@ function normalise(m: Manifest, rel: string, dir: string): Endpoint {
     params,
     adapter: { kind: m.adapter.kind, config: m.adapter.config ?? {} },
     response: m.response ?? 'json',
+    async: m.async ?? false,
     ...(m.cost && { cost: m.cost }),
     resultSchema: m.resultSchema,
     limits: { timeoutMs: 15000, cacheTtl: 0, ...m.limits },

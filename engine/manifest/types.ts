@@ -12,6 +12,8 @@ export interface Manifest {
   params?: Record<string, ParamSpec>;
   adapter: { kind: string; config?: Record<string, unknown> };
   response?: ResponseKind;
+  /** Long-running: also runs as a job (`async=true`, `callback_url`); see manifest.schema.json. */
+  async?: boolean;
   cost?: CostClass;
   resultSchema?: object;
   limits?: Limits;
@@ -98,6 +100,8 @@ export interface Endpoint {
   params: Record<string, Required<Pick<ParamSpec, 'in' | 'required' | 'aliases'>> & ParamSpec>;
   adapter: { kind: string; config: Record<string, unknown> };
   response: ResponseKind;
+  /** Long-running: takes `async=true` and `callback_url`, and runs on the job workers (engine/jobs). */
+  async: boolean;
   /** The manifest's cost class; when it names none, the adapter kind's default, filled in when adapter configs are checked (registry.ts). */
   cost?: CostClass;
   resultSchema?: object;

@@ -17,8 +17,8 @@ export const UNMATCHED: RequestLabels = { category: 'none', endpoint: 'unmatched
 /**
  * The engine's Prometheus metrics (prom-client). One registry per engine, not
  * prom-client's global one, so several engines in one process (tests) keep their own
- * counts and never register a name twice. Job states (`manifold_jobs`) are not here:
- * there is no job store yet.
+ * counts and never register a name twice. Job states (`manifold_jobs`) are registered by
+ * the jobs feature (jobStates).
  */
 export class EngineMetrics {
   readonly registry = new Registry();
@@ -57,6 +57,21 @@ export class EngineMetrics {
       },
     });
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** `manifold_jobs{status}`: jobs per status, read from the shared job records at each scrape (every instance reports the fleet's numbers). */
+  jobStates(counts: () => Promise<Record<string, number>>): void {
+    new Gauge({
+      name: 'manifold_jobs',
+      help: 'Async jobs by status (queued, active, completed, failed), from the job records shared by every instance',
+      labelNames: ['status'] as const,
+      registers: [this.registry],
+      async collect() {
+        // a database that does not answer leaves the last values rather than failing the scrape
+        const now = await counts().catch(() => undefined);
+        if (now) for (const [status, n] of Object.entries(now)) this.set({ status }, n);
+      },
+    });
   }
 
   /** Count one answered request. */

@@ -11,11 +11,12 @@ import type { RequestLabels } from '../metrics/metrics.js';
  * here (the registry's router first: it serves the traffic), answered 404 or 405 here
  * and nowhere else, then run through the same steps (pipeline/endpoint.ts, builtin.ts).
  */
-export function dispatch(deps: EndpointDeps & BuiltinDeps & { builtins: readonly Builtin[] }): Middleware {
+export function dispatch(deps: EndpointDeps & BuiltinDeps & { builtins: readonly Builtin[]; endpoints?: boolean }): Middleware {
   const runEndpoint = endpointRunner(deps);
   const builtins = new EndpointRouter<Builtin>(deps.builtins);
   return (ctx) => {
-    const found = deps.registry.router.match(ctx.method, ctx.path);
+    // endpoints: false on a `worker` instance, which serves only its built-ins
+    const found = deps.endpoints === false ? undefined : deps.registry.router.match(ctx.method, ctx.path);
     if (found && 'endpoint' in found) {
       ctx.state.metricLabels = { category: found.endpoint.category, endpoint: found.endpoint.path } satisfies RequestLabels;
       return runEndpoint(ctx, found.endpoint, found.pathParams);

@@ -14,6 +14,8 @@ import { Gate } from './concurrency.js';
 import { AdapterCall } from './adapter-call.js';
 import { Deadlines, type DeadlineQueue } from './deadlines.js';
 import { respond } from './respond.js';
+import type { Jobs } from '../jobs/service.js';
+import { asJob } from '../jobs/submit.js';
 
 export interface EndpointDeps extends AdmitDeps {
   config: Config;
@@ -21,6 +23,8 @@ export interface EndpointDeps extends AdmitDeps {
   auth: AuthDeps;
   cache: ResultCache;
   bodies: BodyParsers;
+  /** Async jobs (engine/jobs): long-running endpoints take async=true, and run on the workers from `api` instances. */
+  jobs?: Jobs;
 }
 
 /** Serve one matched manifest endpoint. */
@@ -89,7 +93,18 @@ export function endpointRunner(deps: EndpointDeps): EndpointRunner {
       }
       const query = ctx.query as Record<string, unknown>;
       const body = (ctx.request.body ?? query) as Record<string, unknown>;
-      const params = validateParams(endpoint, collectParams(endpoint, { query, body, path: pathParams }));
+      let params = validateParams(endpoint, collectParams(endpoint, { query, body, path: pathParams }));
+      if (endpoint.async && deps.jobs) {
+        // async=true, or a worker's work on an `api` instance: answered by the job, not run here
+        const job = asJob(ctx, deps.jobs, endpoint, principal, params);
+        if ('answer' in job) {
+          const output = await job.answer;
+          const sending = output && respond(ctx, deps.config, output);
+          if (sending) await sending;
+          return;
+        }
+        params = job.params;
+      }
       if (!route.handler) throw unavailable(route.unavailable!);
       const call = new AdapterCall(params, principal, deps.config.publicBaseUrl, ctx.state.requestId as string, ctx);
       const sending = respond(ctx, deps.config, await call.run(work(deps, route, plan, call), plan.deadlines));

@@ -154,5 +154,11 @@ const TYPES: Record<string, string> = {
 
 export const contentTypeOf = (name: string): string => TYPES[path.extname(name).slice(1).toLowerCase()] ?? 'application/octet-stream';
 
+/** The extension stored files of this content type get (the first in TYPES), `bin` for an unknown type. */
+export function extensionOf(contentType: string): string {
+  const type = contentType.split(';')[0].trim().toLowerCase();
+  return Object.keys(TYPES).find((ext) => TYPES[ext].split(';')[0] === type) ?? 'bin';
+}
+
 /** Types a browser would execute on our origin: always served as sandboxed attachments. */
 export const isActiveContent = (name: string): boolean => /\.(html?|svg|xml|js|mjs|xhtml|css)$/i.test(name);

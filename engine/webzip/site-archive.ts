@@ -52,6 +52,10 @@ export async function archiveSite(setup: AdapterSetup, call: Call, pageUrl: stri
   if (!/html/i.test(page.contentType ?? '')) throw invalidParameter('url', `not an HTML page (${page.contentType ?? 'no content type'})`);
   const siteUrl = page.finalUrl;
   const { doc, refs } = htmlReferences(page.body.toString('utf8'));
+  // real progress for a job (GET /api/jobs/:id): the page is 10 %, its assets 10–90 % as they arrive, the ZIP the rest
+  call.progress?.(10, 'fetching assets');
+  let known = 0;
+  let done = 0;
 
   const taken = new Set(['index.html']);
   const byUrl = new Map<string, Saved | null>();
@@ -72,6 +76,7 @@ export async function archiveSite(setup: AdapterSetup, call: Call, pageUrl: stri
   async function fetchLevel(wanted: URL[]): Promise<Saved[]> {
     const fresh = [...new Map(wanted.filter((u) => !byUrl.has(u.href)).map((u) => [u.href, u])).values()];
     for (const u of fresh) byUrl.set(u.href, null);
+    known += fresh.length;
     const stylesheets: Saved[] = [];
     let next = 0;
     const worker = async () => {
@@ -82,6 +87,7 @@ export async function archiveSite(setup: AdapterSetup, call: Call, pageUrl: stri
           continue;
         }
         const got = await fetchUrl(url.href, '*/*').catch(() => undefined);
+        call.progress?.(10 + (80 * ++done) / known, 'fetching assets');
         if (!got || bytes + got.body.length > limits.maxBytes || taken.size >= limits.maxFiles) {
           skipped++;
           continue;
@@ -117,6 +123,7 @@ export async function archiveSite(setup: AdapterSetup, call: Call, pageUrl: stri
       return relativeLink(from, saved.path) + fragment;
     };
 
+  call.progress?.(90, 'zipping');
   const zip = new yazl.ZipFile();
   // one fixed timestamp: the same site gives the same archive bytes
   const mtime = new Date('2000-01-01T00:00:00Z');

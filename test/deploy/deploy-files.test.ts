@@ -26,12 +26,16 @@ t.test('the Dockerfile installs what CI installs, runs as a non-root user and ch
   }
 });
 
-t.test('compose runs two API instances on shared PostgreSQL, Redis and S3, behind a proxy', async (t) => {
+t.test('compose runs two API instances and a worker on shared PostgreSQL, Redis and S3, behind a proxy', async (t) => {
   const compose = YAML.parse(read('deploy/compose.yaml'), { merge: true }) as {
     services: Record<string, { environment?: Record<string, string>; build?: unknown }>;
   };
-  const apis = Object.entries(compose.services).filter(([, s]) => s.build);
+  const instances = Object.entries(compose.services).filter(([, s]) => s.build);
+  const apis = instances.filter(([, s]) => s.environment?.MANIFOLD_ROLE !== 'worker');
   t.ok(apis.length >= 2, 'at least two API instances');
+  const workers = instances.filter(([, s]) => s.environment?.MANIFOLD_ROLE === 'worker');
+  t.ok(workers.length >= 1, 'a job worker');
+  for (const [name, service] of [...apis, ...workers]) t.ok(service.environment?.MANIFOLD_ROLE, `${name} sets MANIFOLD_ROLE`);
   const readme = read('README.md');
   for (const [name, service] of apis) {
     const env = service.environment ?? {};

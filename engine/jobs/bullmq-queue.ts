@@ -1,0 +1,120 @@
+import { Job, Queue, QueueEvents, Worker } from 'bullmq';
+import { ApiError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { JobHandlers, JobQueue } from './queue.js';
+import type { JobStore } from './store.js';
+
+/**
+ * The job queue of a fleet: BullMQ on REDIS_URL. API instances add jobs (by id: the
+ * record is in the database), workers take them. A job waiting in Redis outlives any
+ * instance; one whose worker died mid-run is found stalled by another worker and run
+ * again (BullMQ's lock expiry). Webhooks are a second queue whose deliveries BullMQ
+ * retries with exponential backoff, so a retry survives a worker restart too.
+ * Synchronous calls on API instances wait for their job through QueueEvents (Redis
+ * streams), not by polling.
+ */
+const JOBS = 'jobs';
+const WEBHOOKS = 'webhooks';
+const PREFIX = 'manifold';
+/** Finished entries kept in Redis for waiters and inspection; the records keep the results. */
+const KEEP = { age: 24 * 3600, count: 10_000 };
+
+export interface BullOptions {
+  url: string;
+  concurrency: number;
+  webhookAttempts: number;
+  webhookBackoffMs: number;
+  logger: Logger;
+}
+
+export class BullJobQueue implements JobQueue {
+  readonly #connection: { url: string };
+  readonly #jobs: Queue;
+  readonly #webhooks: Queue;
+  #events?: QueueEvents;
+  readonly #workers: Worker[] = [];
+  #reported = false;
+
+  constructor(
+    private readonly store: JobStore,
+    private readonly options: BullOptions,
+  ) {
+    this.#connection = { url: options.url };
+    this.#jobs = this.#watch(new Queue(JOBS, { connection: this.#connection, prefix: PREFIX }));
+    this.#webhooks = this.#watch(new Queue(WEBHOOKS, { connection: this.#connection, prefix: PREFIX }));
+  }
+
+  /** Connection trouble is logged once until the queue works again; BullMQ reconnects by itself. The URL may hold a password: never logged. */
+  #watch<T extends Queue | Worker | QueueEvents>(emitter: T): T {
+    (emitter as unknown as NodeJS.EventEmitter).on('error', (err: Error) => {
+      if (this.#reported) return;
+      this.#reported = true;
+      this.options.logger.error({ msg: 'job queue: redis unreachable', error: err.message });
+    });
+    return emitter;
+  }
+
+  async add(id: string): Promise<void> {
+    await this.#jobs.add('run', { id }, { jobId: id, removeOnComplete: KEEP, removeOnFail: KEEP });
+    this.#reported = false;
+  }
+
+  async addWebhook(id: string): Promise<void> {
+    await this.#webhooks.add(
+      'deliver',
+      { id },
+      {
+        attempts: this.options.webhookAttempts,
+        backoff: { type: 'exponential', delay: this.options.webhookBackoffMs },
+        removeOnComplete: KEEP,
+        removeOnFail: KEEP,
+      },
+    );
+  }
+
+  async finished(id: string, timeoutMs: number): Promise<void> {
+    const events = (this.#events ??= this.#watch(new QueueEvents(JOBS, { connection: this.#connection, prefix: PREFIX })));
+    await events.waitUntilReady();
+    const timeout = new ApiError(504, 'upstream_timeout', `No answer within ${timeoutMs} ms (the job goes on: GET /api/jobs/${id})`);
+    const job = await Job.fromId(this.#jobs, id);
+    if (!job) {
+      // removed from Redis once finished long ago: the record says
+      const record = await this.store.get(id);
+      if (record?.status === 'completed' || record?.status === 'failed') return;
+      throw timeout;
+    }
+    try {
+      await job.waitUntilFinished(events, timeoutMs);
+    } catch (err) {
+      // the processor records failures itself and resolves, so a rejection here is the ttl
+      if (/timed out/i.test((err as Error).message)) throw timeout;
+      throw err;
+    }
+  }
+
+  async work(handlers: JobHandlers): Promise<void> {
+    const { concurrency, logger } = this.options;
+    const jobs = new Worker(JOBS, async (job: Job<{ id: string }>) => handlers.run(job.data.id), {
+      connection: this.#connection,
+      prefix: PREFIX,
+      concurrency,
+    });
+    const webhooks = new Worker(WEBHOOKS, async (job: Job<{ id: string }>) => handlers.deliver(job.data.id), {
+      connection: this.#connection,
+      prefix: PREFIX,
+      concurrency: 4,
+    });
+    webhooks.on('failed', (job, err) => {
+      if (job && job.attemptsMade >= (job.opts.attempts ?? 1))
+        logger.error({ msg: 'webhook given up', jobId: job.data.id, attempts: job.attemptsMade, error: err.message });
+    });
+    for (const worker of [jobs, webhooks]) this.#workers.push(this.#watch(worker));
+    await Promise.all(this.#workers.map((w) => w.waitUntilReady()));
+  }
+
+  async close(): Promise<void> {
+    // force: jobs running here are not waited for; their lock lapses and another worker runs them again
+    await Promise.allSettled(this.#workers.map((w) => w.close(true)));
+    await Promise.allSettled([this.#jobs.close(), this.#webhooks.close(), this.#events?.close()]);
+  }
+}

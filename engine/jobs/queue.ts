@@ -1,0 +1,27 @@
+/**
+ * What hands jobs to workers: BullMQ on Redis when REDIS_URL is set (bullmq-queue.ts),
+ * otherwise a queue in this process (local-queue.ts), the embedded default. Either way
+ * the queue carries only job ids; the records (engine/jobs/store.ts) hold the rest.
+ */
+export interface JobHandlers {
+  /** Run the job (engine/jobs/runner.ts); resolves once it is recorded finished, or left unfinished to run again. */
+  run(id: string): Promise<void>;
+  /** One webhook attempt for a finished job; throws to be retried with backoff. */
+  deliver(id: string): Promise<void>;
+}
+
+export interface JobQueue {
+  /** Hand a recorded job to the workers. */
+  add(id: string): Promise<void>;
+  /** Queue the webhook of a finished job: attempted until a 2xx, at most `WEBHOOK_ATTEMPTS` times, with exponential backoff. */
+  addWebhook(id: string): Promise<void>;
+  /**
+   * Settles once the job has finished, run by whichever worker took it (a synchronous
+   * call waiting for it); rejects with a 504 after `timeoutMs`.
+   */
+  finished(id: string, timeoutMs: number): Promise<void>;
+  /** Start taking jobs and webhook deliveries (roles `worker` and `all`). */
+  work(handlers: JobHandlers): Promise<void>;
+  /** Stop taking work and release connections; jobs left running are run again later. */
+  close(): Promise<void>;
+}

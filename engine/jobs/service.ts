@@ -1,0 +1,142 @@
+import type { Output } from '../adapters/types.js';
+import type { Principal } from '../auth/authenticate.js';
+import type { Config } from '../config.js';
+import { ApiError, invalidParameter } from '../errors.js';
+import type { HttpClient } from '../http/client.js';
+import type { Logger } from '../log.js';
+import type { Endpoint } from '../manifest/types.js';
+import type { Registry } from '../registry.js';
+import type { FileStore } from '../storage/files.js';
+import { outputOf } from './job-output.js';
+import type { JobQueue } from './queue.js';
+import { jobUrl } from './routes.js';
+import { JobRunner, WorkerStopping } from './runner.js';
+import { jobSettings, MAX_JOBS_VARIABLE, type JobSettings } from './settings.js';
+import { JobStore, type JobRecord } from './store.js';
+import { WebhookSender } from './webhook.js';
+
+/**
+ * Async jobs for one engine: submission from the request pipeline (async=true → 202,
+ * and, on `api` instances, synchronous calls of long-running endpoints that wait for a
+ * worker), the per-key limit, and the running side (roles `worker` and `all`): the
+ * queue's handlers run jobs (runner.ts) and deliver their webhooks (webhook.ts).
+ */
+export interface JobsDeps {
+  config: Config;
+  registry: Registry;
+  files: FileStore;
+  http: HttpClient;
+  logger: Logger;
+}
+
+/** What the pipeline hands over: the validated params, with `async` and `callback_url` already taken out. */
+export interface Submission {
+  endpoint: Endpoint;
+  principal: Principal;
+  params: Record<string, unknown>;
+  callbackUrl?: string;
+}
+
+export class Jobs {
+  readonly settings: JobSettings;
+  readonly store: JobStore;
+  /** Made on first use: BullMQ and its Redis clients load only with REDIS_URL, and not at boot. */
+  readonly #queue: Promise<JobQueue>;
+  readonly #runner: JobRunner;
+  readonly #webhooks: WebhookSender;
+
+  constructor(private readonly deps: JobsDeps) {
+    const { config, logger } = deps;
+    this.settings = jobSettings(config);
+    this.store = new JobStore(config);
+    const { concurrency, webhook } = this.settings;
+    const queueOptions = { concurrency, webhookAttempts: webhook.attempts, webhookBackoffMs: webhook.backoffMs, logger };
+    const url = this.settings.redisUrl;
+    this.#queue = url
+      ? import('./bullmq-queue.js').then(({ BullJobQueue }) => new BullJobQueue(this.store, { url, ...queueOptions }))
+      : import('./local-queue.js').then(({ LocalJobQueue }) => new LocalJobQueue(this.store, queueOptions));
+    this.#runner = new JobRunner({ config, registry: deps.registry, store: this.store, files: deps.files, logger });
+    this.#webhooks = new WebhookSender(deps.http.guard, { secret: webhook.secret, timeoutMs: webhook.timeoutMs, userAgent: deps.http.userAgent });
+  }
+
+  get config(): Config {
+    return this.deps.config;
+  }
+
+  /** True on `api` instances: long-running synchronous calls are run by the workers, and waited for. */
+  get remote(): boolean {
+    return this.settings.role === 'api';
+  }
+
+  /** Record and enqueue a job: refused (429) when the key already has its tier's number of unfinished jobs. */
+  async submit({ endpoint, principal, params, callbackUrl }: Submission): Promise<JobRecord> {
+    if (callbackUrl !== undefined) await this.deps.http.guard.checkUrl(callbackUrl, 'callback_url');
+    const limit = this.settings.maxPending[principal.tier];
+    const pending = await this.store.pending(principal.keyId);
+    if (pending >= limit) {
+      throw new ApiError(
+        429,
+        'rate_limited',
+        `This key already has ${pending} unfinished jobs, the limit of its ${principal.tier} tier (${MAX_JOBS_VARIABLE[principal.tier]}=${limit}); retry when one has finished`,
+        { headers: { 'Retry-After': '5' }, details: [{ param: 'async', problem: `at most ${limit} unfinished jobs per ${principal.tier} key` }] },
+      );
+    }
+    const job = await this.store.create({ keyId: principal.keyId, endpoint: endpoint.id, params, callbackUrl });
+    await (await this.#queue).add(job.id);
+    return job;
+  }
+
+  /** The 202's result: what the client polls. */
+  accepted(job: JobRecord) {
+    return { job_id: job.id, status: job.status, status_url: jobUrl(this.deps.config.publicBaseUrl, job.id) };
+  }
+
+  /**
+   * A synchronous call on an `api` instance: run as a job by a worker, waited for within
+   * the endpoint's timeout, answered exactly as the call would have been here (its
+   * error, its JSON result, or — for bytes — the file the worker stored).
+   */
+  async runRemote(submission: Submission): Promise<Output> {
+    const job = await this.submit(submission);
+    await (await this.#queue).finished(job.id, submission.endpoint.limits.timeoutMs);
+    const done = await this.store.get(job.id);
+    if (done?.status === 'failed')
+      throw new ApiError(done.error?.status ?? 500, done.error?.error ?? 'internal_error', done.error?.message ?? 'The job failed');
+    if (done?.status !== 'completed') throw new ApiError(504, 'upstream_timeout', `No answer within ${submission.endpoint.limits.timeoutMs} ms`);
+    const wantsBytes = submission.endpoint.response === 'binary' || submission.params.stream === true;
+    return outputOf(done.result, wantsBytes, this.deps.files);
+  }
+
+  /** Start running queued jobs (roles `worker` and `all`; an `api` instance runs none). */
+  async start(): Promise<void> {
+    if (this.settings.role === 'api') return;
+    const queue = await this.#queue;
+    await queue.work({
+      run: async (id) => {
+        const finished = await this.#runner.run(id);
+        if (finished === undefined && this.#stopped) throw new WorkerStopping();
+        if (finished?.callbackUrl) await queue.addWebhook(id);
+      },
+      deliver: async (id) => {
+        const job = await this.store.get(id);
+        if (job) await this.#webhooks.send(job);
+      },
+    });
+  }
+
+  #stopped = false;
+
+  async close(): Promise<void> {
+    this.#stopped = true;
+    this.#runner.stop();
+    await (await this.#queue).close();
+    this.#webhooks.close();
+  }
+}
+
+/** Parse `async` and `callback_url` off validated params: what the handler gets is exactly the synchronous call's params. */
+export function takeJobParams(params: Record<string, unknown>): { async: boolean; callbackUrl?: string; params: Record<string, unknown> } {
+  const { async: wantsAsync, callback_url: callbackUrl, ...rest } = params;
+  if (callbackUrl !== undefined && wantsAsync !== true) throw invalidParameter('callback_url', 'needs async=true');
+  return { async: wantsAsync === true, callbackUrl: callbackUrl as string | undefined, params: rest };
+}

@@ -1,0 +1,66 @@
+import type { Config } from '../config.js';
+import type { Tier } from '../auth/tiers.js';
+
+/**
+ * How this instance takes part in jobs, parsed once from the environment.
+ *
+ * - `MANIFOLD_ROLE`: `all` (default) serves HTTP and runs jobs; `api` serves HTTP and
+ *   only enqueues (its long-running synchronous calls wait for a worker); `worker`
+ *   runs jobs and serves nothing public (only /health and /metrics). `api` and
+ *   `worker` need `REDIS_URL`: the queue between them lives there.
+ * - Unfinished jobs per key, by tier (`TEST_KEY_MAX_JOBS`, `PERSONAL_KEY_MAX_JOBS`), so
+ *   one key (the shared test key above all) cannot fill the queue.
+ * - `JOBS_CONCURRENCY`: jobs one worker runs at once.
+ * - Webhooks: `WEBHOOK_SECRET` (HMAC key; never logged), `WEBHOOK_ATTEMPTS`,
+ *   `WEBHOOK_BACKOFF_MS` (first retry delay, doubled each time), `WEBHOOK_TIMEOUT_MS`.
+ */
+export type Role = 'api' | 'worker' | 'all';
+export const ROLES: readonly Role[] = ['api', 'worker', 'all'];
+/** All a `worker` instance answers over HTTP (for health checks and scrapes). */
+export const WORKER_ROUTES: readonly string[] = ['GET /health', 'GET /metrics'];
+
+export interface JobSettings {
+  role: Role;
+  /** Redis holds the queue (BullMQ); without it the queue is in this process. */
+  redisUrl?: string;
+  maxPending: Record<Tier, number>;
+  concurrency: number;
+  webhook: { secret?: string; attempts: number; backoffMs: number; timeoutMs: number };
+}
+
+/** The variable that sets each tier's limit, named in the 429. */
+export const MAX_JOBS_VARIABLE: Record<Tier, string> = { test: 'TEST_KEY_MAX_JOBS', personal: 'PERSONAL_KEY_MAX_JOBS' };
+
+const positive = (env: Readonly<Record<string, string>>, name: string, fallback: number): number => {
+  const raw = env[name];
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return n;
+};
+
+const settings = new WeakMap<Config, JobSettings>();
+
+export function jobSettings(config: Config): JobSettings {
+  let parsed = settings.get(config);
+  if (parsed) return parsed;
+  const { env } = config;
+  const role = (env.MANIFOLD_ROLE ?? 'all') as Role;
+  if (!ROLES.includes(role)) throw new Error(`MANIFOLD_ROLE must be one of ${ROLES.join(', ')}, got "${env.MANIFOLD_ROLE}"`);
+  if (role !== 'all' && !config.redisUrl)
+    throw new Error(`MANIFOLD_ROLE=${role} needs REDIS_URL: the job queue between API instances and workers lives in Redis`);
+  parsed = Object.freeze({
+    role,
+    redisUrl: config.redisUrl,
+    maxPending: { test: positive(env, MAX_JOBS_VARIABLE.test, 2), personal: positive(env, MAX_JOBS_VARIABLE.personal, 20) },
+    concurrency: positive(env, 'JOBS_CONCURRENCY', 2),
+    webhook: {
+      secret: env.WEBHOOK_SECRET,
+      attempts: positive(env, 'WEBHOOK_ATTEMPTS', 5),
+      backoffMs: positive(env, 'WEBHOOK_BACKOFF_MS', 5000),
+      timeoutMs: positive(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
+    },
+  });
+  settings.set(config, parsed);
+  return parsed;
+}
