@@ -1,16 +1,64 @@
 import { compile, TreeInterpreter, type JSONValue } from '@jmespath-community/jmespath';
 
+/** A parsed JMESPath expression (the library does not export its node type). */
+export type Ast = ReturnType<typeof compile>;
+
 /**
  * Manifest-side data plumbing shared by the adapters: JMESPath expressions that map
  * an upstream's JSON (or a data-set item) to a result, and `${params.x}` / `${env.X}`
  * templates for request URLs and bodies. Both are compiled once at boot.
+ *
+ * An expression field holds either a short inline JMESPath string or a reference to a
+ * named mapping (`{mapping: espn.scoreboard, with: {only: pre}}`), which the manifest
+ * loader resolves (./manifest/mappings.ts) into the named expression plus the literal
+ * value of each of its variables. Those values are bound as JMESPath variables through
+ * a `let` node built around the parsed expression, never spliced into its text: a value
+ * is always data, whatever characters it holds.
  */
 export type Mapping = (data: unknown) => unknown;
 
-export function compileMapping(expression: string | undefined): Mapping {
+/** A named mapping as the loader leaves it in an adapter config. */
+export interface ResolvedMapping {
+  /** `<upstream>.<name>`, for messages and the docs. */
+  mapping: string;
+  expression: string;
+  /** Variable name (without `$`) -> literal value: the manifest's `with`, defaults, data files. */
+  variables: Record<string, unknown>;
+}
+
+export type Expression = string | ResolvedMapping;
+
+/**
+ * The config schema of every expression field. Adapters use this very object, so
+ * checks that walk a config by its schema (checkExpressions) find their expressions.
+ */
+export const EXPRESSION_SCHEMA = {
+  description: 'inline JMESPath (short), or a named mapping: {mapping: <upstream>.<name>, with: {param: value}}',
+  anyOf: [
+    { type: 'string' },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['mapping', 'expression', 'variables'],
+      properties: { mapping: { type: 'string' }, expression: { type: 'string' }, variables: { type: 'object' } },
+    },
+  ],
+};
+
+export function compileMapping(expression: Expression | undefined): Mapping {
   if (!expression) return (data) => data;
-  const ast = compile(expression);
+  const ast = typeof expression === 'string' ? compile(expression) : bindVariables(compile(expression.expression), expression.variables);
   return (data) => TreeInterpreter.search(ast, (data ?? null) as JSONValue);
+}
+
+/** `let $a = <literal>, … in <ast>`, built as a tree so no value is ever parsed as JMESPath. */
+export function bindVariables(ast: Ast, variables: Record<string, unknown>): Ast {
+  const bindings = Object.entries(variables).map(([variable, value]) => ({
+    type: 'Binding' as const,
+    variable,
+    reference: { type: 'Literal' as const, value: value as JSONValue },
+  }));
+  return bindings.length === 0 ? ast : { type: 'LetExpression', bindings, expression: ast };
 }
 
 export interface TemplateScope {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseYaml } from '../yaml.js';
-import { compileMapping, fillTemplate } from '../mapping.js';
+import { compileMapping, EXPRESSION_SCHEMA, fillTemplate, type Expression } from '../mapping.js';
 import { ApiError } from '../errors.js';
 import { json, type AdapterKind, type AdapterSetup } from './types.js';
 
@@ -13,12 +13,12 @@ import { json, type AdapterKind, type AdapterSetup } from './types.js';
 interface DatasetConfig {
   file: string;
   /** JMESPath applied to the picked item (with `pick: all`, to the list of matching items). */
-  result?: string;
+  result?: Expression;
   /** `random` (default): one random matching item; `all`: every matching item, in file order. */
   pick?: 'random' | 'all';
   /** item field -> param name; items must match every param the caller gave. */
   filter?: Record<string, string>;
-  live?: { upstream: string; path: string; result?: string; timeoutMs?: number };
+  live?: { upstream: string; path: string; result?: Expression; timeoutMs?: number };
 }
 
 const cache = new Map<string, unknown[]>();
@@ -46,14 +46,14 @@ export const dataset: AdapterKind<DatasetConfig> = {
     required: ['file'],
     properties: {
       file: { type: 'string', description: 'JSON or YAML list, relative to the manifest' },
-      result: { type: 'string', description: 'JMESPath applied to the picked item (with pick: all, to the list)' },
+      result: EXPRESSION_SCHEMA,
       pick: { enum: ['random', 'all'], description: 'one random matching item (default) or all of them' },
       filter: { type: 'object', additionalProperties: { type: 'string' } },
       live: {
         type: 'object',
         additionalProperties: false,
         required: ['upstream', 'path'],
-        properties: { upstream: { type: 'string' }, path: { type: 'string' }, result: { type: 'string' }, timeoutMs: { type: 'integer' } },
+        properties: { upstream: { type: 'string' }, path: { type: 'string' }, result: EXPRESSION_SCHEMA, timeoutMs: { type: 'integer' } },
       },
     },
   },

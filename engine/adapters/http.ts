@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type * as He from 'he';
-import { compileMapping, fillTemplate, type Mapping, type TemplateScope } from '../mapping.js';
+import { compileMapping, EXPRESSION_SCHEMA, fillTemplate, type Expression, type Mapping, type TemplateScope } from '../mapping.js';
 import { invalidParameter, notFound, upstreamError } from '../errors.js';
 import { parseFeed } from './http-feed.js';
 import { upstreamStatusOf } from '../http/client.js';
@@ -34,10 +34,10 @@ interface Request {
    * `text`: the body as one trimmed string, for APIs that answer plain text (vurl, AdFoc.us).
    */
   format?: 'json' | 'feed' | 'text';
-  /** JMESPath from the upstream's answer to the result (or to the lookup's fields). */
-  result: string;
+  /** JMESPath (or a named mapping) from the upstream's answer to the result (or to the lookup's fields). */
+  result: Expression;
   /** JMESPath that must be truthy on the upstream's answer; otherwise 502. */
-  valid?: string;
+  valid?: Expression;
   /** Message of the 404 given when the upstream says 404 or the mapping yields nothing. */
   notFound?: string;
   /** Other upstream statuses that mean "nothing matches" (with `notFound`): JokeAPI answers 400 when no joke passes the filters. */
@@ -55,7 +55,7 @@ interface Provider extends Request {
    * itself), e.g. live scores over several leagues. Values that fail are left out; when
    * all fail, the first failure is the answer.
    */
-  each?: { param: string; values: (string | number)[]; merge?: string };
+  each?: { param: string; values: (string | number)[]; merge?: Expression };
 }
 
 interface HttpConfig {
@@ -73,8 +73,8 @@ const requestProperties = {
   json: { type: 'object' },
   form: { type: 'object', description: 'URL-encoded form body; ${params.x} and ${env.X} are filled in' },
   format: { enum: ['json', 'feed', 'text'], description: 'how to read the answer: JSON, an RSS/Atom feed, or plain text (one trimmed string)' },
-  result: { type: 'string', description: 'JMESPath from the upstream answer to result' },
-  valid: { type: 'string', description: 'JMESPath that must be truthy on the answer, else 502' },
+  result: EXPRESSION_SCHEMA,
+  valid: EXPRESSION_SCHEMA,
   notFound: { type: 'string', description: '404 message when the upstream answers 404 or the result is empty' },
   notFoundStatuses: {
     type: 'array',
@@ -89,7 +89,7 @@ const eachSchema = {
   additionalProperties: false,
   required: ['param', 'values'],
   description: "run once per value (or for the caller's own param) and merge the list of results with JMESPath",
-  properties: { param: { type: 'string' }, values: { type: 'array', minItems: 1, items: { type: ['string', 'number'] } }, merge: { type: 'string' } },
+  properties: { param: { type: 'string' }, values: { type: 'array', minItems: 1, items: { type: ['string', 'number'] } }, merge: EXPRESSION_SCHEMA },
 };
 const providerSchema = { ...requestSchema, properties: { ...requestProperties, lookup: requestSchema, each: eachSchema } };
 

@@ -33,9 +33,16 @@ interface Stored extends CompiledRegistry {
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** .ts under tsx, .js when built: the loader's own files, whose change invalidates the cache. */
 const EXT = path.extname(fileURLToPath(import.meta.url));
-const LOADER_FILES = [`load${EXT}`, `family${EXT}`, `compiled${EXT}`, 'manifest.schema.json', `../upstreams${EXT}`, '../upstreams.schema.json'].map((f) =>
-  path.join(HERE, f),
-);
+const LOADER_FILES = [
+  `load${EXT}`,
+  `family${EXT}`,
+  `mappings${EXT}`,
+  `expressions${EXT}`,
+  `compiled${EXT}`,
+  'manifest.schema.json',
+  `../upstreams${EXT}`,
+  '../upstreams.schema.json',
+].map((f) => path.join(HERE, f));
 
 export function loadRegistryCompiled(root: string, cacheFile: string): CompiledRegistry {
   const manifests = findManifestFiles(root);

@@ -5,6 +5,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import metaSchema from './manifest.schema.json' with { type: 'json' };
 import { familyItems, substitute } from './family.js';
+import { MappingBook } from './mappings.js';
 import type { Endpoint, Manifest } from './types.js';
 import type { Sources } from './sources.js';
 
@@ -21,7 +22,7 @@ export class ManifestError extends Error {
 }
 
 /** Folders under endpoints/ that hold data, not manifests. */
-const NON_MANIFEST_DIRS = new Set(['fixtures', 'data', 'upstreams']);
+const NON_MANIFEST_DIRS = new Set(['fixtures', 'data', 'upstreams', 'mappings']);
 
 let sharedAjv: Ajv | undefined;
 
@@ -61,10 +62,11 @@ export function findManifestFiles(root: string): string[] {
 export function loadEndpoints(root: string, sources?: Sources): Endpoint[] {
   const endpoints: Endpoint[] = [];
   const seen = new Map<string, string>();
+  const mappings = new MappingBook(sources);
   for (const file of findManifestFiles(root)) {
     const rel = path.relative(root, file);
     sources?.file(file);
-    for (const endpoint of loadManifestFile(file, rel, sources)) {
+    for (const endpoint of loadManifestFile(file, rel, sources, mappings)) {
       for (const p of [endpoint.path, ...endpoint.aliases]) {
         const route = `${endpoint.method} ${p}`;
         const other = seen.get(route);
@@ -77,7 +79,8 @@ export function loadEndpoints(root: string, sources?: Sources): Endpoint[] {
   return endpoints;
 }
 
-export function loadManifestFile(file: string, rel: string, sources?: Sources): Endpoint[] {
+/** One manifest file (a family gives several endpoints); named mappings resolve through `mappings` (./mappings.ts). */
+export function loadManifestFile(file: string, rel: string, sources?: Sources, mappings = new MappingBook(sources)): Endpoint[] {
   let raw: unknown;
   try {
     raw = parseYaml(fs.readFileSync(file, 'utf8'), { prettyErrors: true });
@@ -86,7 +89,7 @@ export function loadManifestFile(file: string, rel: string, sources?: Sources): 
   }
   const dir = path.dirname(file);
   const family = (raw as { family?: unknown } | null)?.family;
-  if (family === undefined) return [normalise(check(raw, rel), rel, dir)];
+  if (family === undefined) return [normalise(check(raw, rel), rel, dir, mappings)];
   // a family template is only whole once expanded: check its family section now, each item below
   const validateFamily = validatorsFor().family;
   if (!validateFamily(family))
@@ -106,7 +109,7 @@ export function loadManifestFile(file: string, rel: string, sources?: Sources): 
     } catch (err) {
       throw new ManifestError(rel, `family[${i}]`, (err as Error).message);
     }
-    return normalise(check(expanded, `${rel} [item ${i}]`), rel, dir);
+    return normalise(check(expanded, `${rel} [item ${i}]`), rel, dir, mappings);
   });
 }
 
@@ -136,7 +139,7 @@ export function describe(error: ErrorObject): [string, string] {
   return [field, error.message ?? error.keyword];
 }
 
-function normalise(m: Manifest, rel: string, dir: string): Endpoint {
+function normalise(m: Manifest, rel: string, dir: string, mappings: MappingBook): Endpoint {
   const method = m.method ?? 'GET';
   const params: Endpoint['params'] = {};
   for (const [name, spec] of Object.entries(m.params ?? {})) {
@@ -155,7 +158,7 @@ function normalise(m: Manifest, rel: string, dir: string): Endpoint {
     public: m.public ?? false,
     secretParams: Object.entries(m.params ?? {}).flatMap(([name, spec]) => (spec.secret ? [name, ...(spec.aliases ?? [])] : [])),
     params,
-    adapter: { kind: m.adapter.kind, config: m.adapter.config ?? {} },
+    adapter: { kind: m.adapter.kind, config: mappings.resolve(m.adapter.config ?? {}, dir, rel) },
     response: m.response ?? 'json',
     async: m.async ?? false,
     ...(m.cost && { cost: m.cost }),
