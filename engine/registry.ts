@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { ManifestError, describe } from './manifest/load.js';
+import { checkExpressions } from './manifest/expressions.js';
 import type { Endpoint } from './manifest/types.js';
 import { ADAPTERS } from './adapters/index.js';
 import type { AdapterKind, AdapterSetup, EndpointHandler } from './adapters/types.js';
@@ -48,6 +49,9 @@ export function checkAdapterConfig(endpoint: Endpoint): AdapterKind {
     const [field, problem] = describe(validate.errors![0]);
     throw new ManifestError(endpoint.file, `adapter.config${field ? `.${field}` : ''}`, problem);
   }
+  // long inline JMESPath and literal tables fail here, with the way out in the message
+  const expression = checkExpressions(kind.configSchema, endpoint.adapter.config);
+  if (expression) throw new ManifestError(endpoint.file, `adapter.config.${expression[0]}`, expression[1]);
   endpoint.cost ??= kind.cost;
   const failed = kind.verify?.(endpoint.adapter.config);
   if (failed) throw new ManifestError(endpoint.file, `adapter.config.${failed[0]}`, failed[1]);

@@ -7,13 +7,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../engine/config.js';
-import { createEngine } from '../engine/app.js';
+import { createEngine, ENDPOINTS_DIR } from '../engine/app.js';
+import { loadUpstreamSpecs } from '../engine/upstreams.js';
 import { silentLogger } from '../engine/log.js';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'manifold-lint-'));
 try {
   const engine = createEngine({ config: loadConfig({ ...process.env, DATA_DIR: dataDir, REDIS_URL: '' }), logger: silentLogger, eager: true });
   await engine.registry.built;
+  checkMappingFiles();
   const { routes } = engine.registry;
   const unavailable = routes.filter((r) => r.unavailable).length;
   console.log(`lint:endpoints: ${routes.length} endpoints OK (${unavailable} unavailable in this environment)`);
@@ -22,6 +24,14 @@ try {
 } catch (err) {
   console.error((err as Error).message);
   exit(1);
+}
+
+/** Named mappings live in one file per upstream (README "Named mappings"): a file must be named for a known upstream. */
+function checkMappingFiles(): void {
+  const upstreams = new Set(loadUpstreamSpecs(path.join(ENDPOINTS_DIR, 'upstreams')).map((spec) => spec.name));
+  const files = fs.readdirSync(path.join(ENDPOINTS_DIR, 'mappings')).filter((f) => /\.ya?ml$/.test(f));
+  const stray = files.find((f) => !upstreams.has(f.replace(/\.ya?ml$/, '')));
+  if (stray) throw new Error(`mappings/${stray}: a mapping file is named for its upstream, and there is no upstream ${stray.replace(/\.ya?ml$/, '')}`);
 }
 
 /** Exit explicitly: adapters may hold worker pools open. */

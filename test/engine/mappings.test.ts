@@ -10,6 +10,8 @@ import path from 'node:path';
 import t from 'tap';
 import { loadManifestFile } from '../../engine/manifest/load.js';
 import { compileMapping, type Expression } from '../../engine/mapping.js';
+import { INLINE_MAX_CHARS } from '../../engine/manifest/expressions.js';
+import { checkAdapterConfig } from '../../engine/registry.js';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'manifold-mappings-'));
 t.teardown(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -54,7 +56,7 @@ examples: [{ params: {}, expect: {} }]
   return () => {
     const [endpoint] = loadManifestFile(file, rel);
     const provider = (endpoint.adapter.config.providers as { result: Expression }[])[0];
-    return { provider, map: compileMapping(provider.result) };
+    return { endpoint, provider, map: compileMapping(provider.result) };
   };
 }
 
@@ -125,4 +127,30 @@ t.test('a bad mapping file fails the load naming the mapping', async (t) => {
     );
     t.throws(() => loadManifestFile(file, 'x.yaml'), { name: 'ManifestError', file: path.join('mappings', 'up.yaml'), field: /^broken/, message }, body);
   }
+});
+
+t.test('lint limits: a long inline expression or an inline table fails with the way out', async (t) => {
+  const check = (name: string, expression: string) => () => checkAdapterConfig(manifest(name, JSON.stringify(expression))().endpoint);
+  const long = `{${Array.from({ length: 40 }, (_, i) => `field${i}: f${i}`).join(', ')}}`;
+  t.ok(long.length > INLINE_MAX_CHARS);
+  t.throws(check('long', long), {
+    name: 'ManifestError',
+    file: 'api/long.yaml',
+    field: 'adapter.config.providers.0.result',
+    message: /characters \(limit 400\): move it to a named mapping/,
+  });
+  const table = `{${'abcdefghi'
+    .split('')
+    .map((c) => `${c}: '${c.toUpperCase()}'`)
+    .join(', ')}}`;
+  t.throws(check('hash-table', table), { message: /literal table of 9 entries .* data file/ });
+  t.throws(check('json-table', 'items(`{"1": "a", "2": "b", "3": "c", "4": "d", "5": "e", "6": "f", "7": "g", "8": "h", "9": "i"}`)'), {
+    message: /literal table of 9 entries/,
+  });
+  t.throws(check('unbound', '{a: $a}'), { message: /\$a is not bound/ });
+  t.doesNotThrow(check('short', "{title: title, kind: 'film', tags: ['a', 'b']}"));
+  t.doesNotThrow(
+    () => checkAdapterConfig(manifest('named', '{ mapping: shop.item, with: { currency: EUR } }')().endpoint),
+    'a named mapping is not held to the inline limits',
+  );
 });
