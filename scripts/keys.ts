@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { KeyStore, type KeyRecord } from '../engine/auth/key-store.js';
 import { TIERS } from '../engine/auth/tiers.js';
 import { loadConfig } from '../engine/config.js';
+import { rootCause } from '../engine/db/unavailable.js';
 import { ApiError } from '../engine/errors.js';
 import { closeDatabase, database } from '../engine/db/database.js';
 
@@ -83,6 +84,11 @@ async function main(): Promise<number> {
   } catch (error) {
     // parseArgs rejects unknown options with ERR_PARSE_ARGS_* codes; bad tier/label come as ApiError 400.
     const parseError = (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    if (error instanceof ApiError && error.code === 'database_unavailable') {
+      // the HTTP answer hides the cause; the operator at the terminal needs it
+      console.error(`${error.message}: ${rootCause(error)}`);
+      return 1;
+    }
     if (error instanceof UsageError || error instanceof ApiError || parseError) {
       console.error(`${(error as Error).message}\n\n${USAGE}`);
       return 2;

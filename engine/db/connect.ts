@@ -4,6 +4,7 @@ import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import { MIGRATION_NAMES, migrationProvider, type Dialect } from './migrations.js';
 import type { Tables } from './tables.js';
+import { guardDriver, rootCause } from './unavailable.js';
 
 /**
  * The query builder and driver side of engine/db/database.ts, imported on first use
@@ -15,6 +16,7 @@ import type { Tables } from './tables.js';
  * Kysely's SQLite transactions, begun IMMEDIATE: the write lock is taken (or waited
  * for, busy_timeout) at BEGIN, so a transaction that reads before it writes cannot
  * fail with SQLITE_BUSY when another process (the keys CLI) committed in between.
+ * Both dialects' drivers answer 503 database_unavailable when the database cannot be reached (unavailable.ts).
  */
 class ImmediateSqliteDialect extends SqliteDialect {
   override createDriver(): Driver {
@@ -22,9 +24,18 @@ class ImmediateSqliteDialect extends SqliteDialect {
     driver.beginTransaction = async (connection) => {
       await connection.executeQuery(CompiledQuery.raw('begin immediate'));
     };
-    return driver;
+    return guardDriver(driver);
   }
 }
+
+class GuardedPostgresDialect extends PostgresDialect {
+  override createDriver(): Driver {
+    return guardDriver(super.createDriver());
+  }
+}
+
+/** How long a request waits for a new connection to PostgreSQL before it is answered 503 (an unreachable host never refuses). */
+const CONNECT_TIMEOUT_MS = 5000;
 
 /**
  * Kysely on an open better-sqlite3 connection, migrated. Kysely takes no lock on
@@ -65,10 +76,10 @@ const types = {
 
 /** Kysely on a pool of up to 10 connections to `url`, migrated: Kysely's Migrator holds a PostgreSQL advisory lock and runs the migrations in one transaction. */
 export async function connectPostgres(url: string): Promise<Kysely<Tables>> {
-  const pool = new pg.Pool({ connectionString: url, types, max: 10 });
+  const pool = new pg.Pool({ connectionString: url, types, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   // an idle connection dropped by the server is replaced on next use; it must not crash the process
   pool.on('error', () => undefined);
-  const kysely = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  const kysely = new Kysely<Tables>({ dialect: new GuardedPostgresDialect({ pool }) });
   try {
     await migrateToLatest(kysely, 'postgres');
   } catch (error) {
@@ -83,6 +94,6 @@ async function migrateToLatest(kysely: Kysely<any>, dialect: Dialect): Promise<v
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
-    throw new Error(`Database migration ${failed ?? ''} failed: ${(error as Error).message ?? error}`, { cause: error });
+    throw new Error(`Database migration ${failed ? `${failed} ` : ''}failed: ${rootCause(error)}`, { cause: error });
   }
 }

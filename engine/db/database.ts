@@ -5,6 +5,8 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Dialect } from './migrations.js';
 import type { Tables } from './tables.js';
+import { ApiError } from '../errors.js';
+import { databaseUnavailable } from './unavailable.js';
 
 /**
  * Where Manifold keeps its state: PostgreSQL when DATABASE_URL is set (shared by
@@ -127,9 +129,15 @@ function handle(dialect: Dialect, connecting: Promise<Kysely<Tables>>, sqlite?: 
   let kysely: Kysely<Tables> | undefined;
   let closed = false;
   let failed = false;
-  const ready = connecting.then((connected) => {
-    kysely = connected;
-  });
+  const ready = connecting.then(
+    (connected) => {
+      kysely = connected;
+    },
+    // not opened (unreachable, or its migrations failed): every store waiting for it answers 503
+    (err: unknown) => {
+      throw err instanceof ApiError ? err : databaseUnavailable(err);
+    },
+  );
   // a failed migration is reported to every caller that waits for it, never as an unhandled rejection
   ready.catch(() => (failed = true));
   return {

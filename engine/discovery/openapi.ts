@@ -39,7 +39,10 @@ const ERRORS: Record<number, { codes: string[]; description: string }> = {
   429: { codes: ['rate_limited'], description: "The key's rate limit is exceeded; retry after Retry-After seconds" },
   500: { codes: ['internal_error'], description: 'A bug; the X-Request-Id identifies it in the server log' },
   502: { codes: ['upstream_error'], description: 'An upstream answered with an error or unusable data' },
-  503: { codes: ['unavailable', 'overloaded'], description: 'A dependency is not configured or installed, or the endpoint is at capacity' },
+  503: {
+    codes: ['unavailable', 'overloaded', 'database_unavailable'],
+    description: 'A dependency is not configured or installed, the endpoint is at capacity, or the database is unreachable',
+  },
   504: { codes: ['upstream_timeout'], description: "An upstream did not answer within the endpoint's timeout" },
 };
 

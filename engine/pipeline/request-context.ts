@@ -5,8 +5,30 @@ import { failure, toApiError } from '../envelope.js';
 import { keyFromRequest } from '../auth/key-from-request.js';
 import { redactUrl } from '../auth/redact.js';
 import type { Logger } from '../log.js';
+import { rootCause } from '../db/unavailable.js';
 import { hasBody } from './body.js';
 import { UNMATCHED, type EngineMetrics, type RequestLabels } from '../metrics/metrics.js';
+
+/** While the database is down every request fails alike: one warning per interval, not one per request. */
+const DATABASE_LOG_INTERVAL_MS = 10_000;
+
+/** A warning with the cause's message (never its stack, nor the connection string: pg's messages carry neither) at most once per interval. */
+function outageLog(intervalMs: number) {
+  let last = -Infinity;
+  let missed = 0;
+  return (log: Logger, requestId: string, cause: unknown) => {
+    const now = performance.now();
+    if (now - last < intervalMs) return void missed++;
+    last = now;
+    log.error({
+      requestId,
+      msg: 'database unreachable: answering 503 database_unavailable',
+      cause: rootCause(cause),
+      since_last_warning: missed,
+    });
+    missed = 0;
+  };
+}
 
 const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const EXPOSED_HEADERS = 'X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After';
@@ -17,6 +39,7 @@ const EXPOSED_HEADERS = 'X-Request-Id, RateLimit-Limit, RateLimit-Remaining, Rat
  * thrown escapes as a non-envelope body and no stack reaches the client.
  */
 export function requestContext(config: Config, log: Logger, metrics?: EngineMetrics): Middleware {
+  const databaseDown = outageLog(DATABASE_LOG_INTERVAL_MS);
   return async (ctx, next) => {
     const started = performance.now();
     const sent = ctx.req.headers['x-request-id'];
@@ -39,6 +62,7 @@ export function requestContext(config: Config, log: Logger, metrics?: EngineMetr
     } catch (err) {
       const error = toApiError(err);
       if (error.status >= 500 && error.code === 'internal_error') log.error({ requestId: id, path: ctx.path, err });
+      else if (error.code === 'database_unavailable') databaseDown(log, id, error.cause);
       if (ctx.headerSent || !ctx.writable) {
         ctx.req.destroy();
         return;

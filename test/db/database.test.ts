@@ -84,7 +84,9 @@ for (const dialect of dialects) {
 t.test('postgres: an unreachable server fails ready with the reason', async (t) => {
   const db = openDatabase({ url: 'postgres://manifold@127.0.0.1:1/none' });
   t.teardown(() => db.close());
-  await t.rejects(db.ready, /Database migration .*failed: .*(ECONNREFUSED|connect)/);
+  const err = await db.ready.catch((e: Error) => e);
+  t.equal((err as { code?: string }).code, 'database_unavailable', 'a 503 for the requests waiting on it');
+  t.match(((err as Error).cause as Error).message, /Database migration .*failed: .*(ECONNREFUSED|connect)/, 'the reason kept as its cause');
 });
 
 t.test('postgres: a shared database whose server was down is opened afresh on next use', async (t) => {

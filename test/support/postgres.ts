@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,10 @@ import { freePort } from './free-port.js';
 export interface TestPostgres {
   /** A new, empty database on this server; its `postgres://` URL. */
   newDatabase(): Promise<string>;
+  /** Stop the server (fast shutdown: sessions are ended), keeping its data: a database outage. */
+  stop(): Promise<void>;
+  /** Start it again after stop(), on the same port and data. */
+  start(): Promise<void>;
 }
 
 const MISSING =
@@ -57,46 +61,57 @@ export async function startPostgres(t: { teardown(fn: () => unknown): void }): P
   if (init.status !== 0) throw new Error(`initdb failed (${init.status}):\n${init.stderr}${init.stdout}`);
 
   const port = await freePort();
-  const child = spawn(
-    path.join(bin, 'postgres'),
-    [
-      '-D',
-      data,
-      '-p',
-      String(port),
-      '-k',
-      dir,
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      'fsync=off',
-      '-c',
-      'full_page_writes=off',
-      '-c',
-      'synchronous_commit=off',
-    ],
-    { ...user, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  let running: { child: ChildProcess; exited: Promise<void> } | undefined;
+  const launch = async () => {
+    const child = spawn(
+      path.join(bin, 'postgres'),
+      [
+        '-D',
+        data,
+        '-p',
+        String(port),
+        '-k',
+        dir,
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'fsync=off',
+        '-c',
+        'full_page_writes=off',
+        '-c',
+        'synchronous_commit=off',
+      ],
+      { ...user, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    running = { child, exited: new Promise<void>((resolve) => child.once('close', () => resolve())) };
+    await new Promise<void>((resolve, reject) => {
+      let log = '';
+      const onData = (chunk: Buffer) => {
+        log += chunk;
+        if (log.includes('database system is ready to accept connections')) resolve();
+      };
+      child.stdout!.on('data', onData);
+      child.stderr!.on('data', onData);
+      child.once('error', reject);
+      child.once('exit', (code) => reject(new Error(`postgres exited with ${code}:\n${log}`)));
+    });
+  };
+  const stop = async () => {
+    if (!running) return;
+    running.child.kill('SIGINT'); // fast shutdown: running sessions are ended
+    await running.exited;
+    running = undefined;
+  };
   t.teardown(async () => {
-    child.kill('SIGINT'); // fast shutdown: running sessions are ended
-    await exited;
+    await stop();
     fs.rmSync(dir, { recursive: true, force: true });
   });
-  await new Promise<void>((resolve, reject) => {
-    let log = '';
-    const onData = (chunk: Buffer) => {
-      log += chunk;
-      if (log.includes('database system is ready to accept connections')) resolve();
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`postgres exited with ${code}:\n${log}`)));
-  });
+  await launch();
 
   const base = `postgres://manifold@127.0.0.1:${port}`;
   return {
+    stop,
+    start: launch,
     async newDatabase() {
       const name = `manifold_${process.pid}_${++databases}`;
       const admin = new pg.Client({ connectionString: `${base}/postgres` });
