@@ -55,7 +55,9 @@ export class BullJobQueue implements JobQueue {
   }
 
   async add(id: string): Promise<void> {
-    await this.#jobs.add('run', { id }, { jobId: id, removeOnComplete: KEEP, removeOnFail: KEEP });
+    // the runner records a handler's failure itself and resolves: a BullMQ attempt fails only when the
+    // job could not be run or recorded (a worker stopping mid-run, the database away), so it is tried again
+    await this.#jobs.add('run', { id }, { jobId: id, attempts: 5, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: KEEP, removeOnFail: KEEP });
     this.#reported = false;
   }
 

@@ -3,6 +3,7 @@ import { ApiError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { Gate } from '../pipeline/concurrency.js';
 import type { JobHandlers, JobQueue } from './queue.js';
+import { WorkerStopping } from './runner.js';
 import type { JobStore } from './store.js';
 
 /**
@@ -46,7 +47,8 @@ export class LocalJobQueue implements JobQueue {
     this.#taken.add(id);
     void this.#gate
       .run(() => (this.#closed ? Promise.resolve() : this.#handlers!.run(id)))
-      .catch((err: unknown) => this.options.logger.error({ msg: 'job runner failed', jobId: id, err }))
+      // a job cut off by shutdown stays unfinished and runs at the next start: nothing to report
+      .catch((err: unknown) => err instanceof WorkerStopping || this.options.logger.error({ msg: 'job runner failed', jobId: id, err }))
       .finally(() => {
         this.#taken.delete(id);
         this.#finished.emit(id);

@@ -9,7 +9,7 @@ import { testEndpoints } from '../engine/test-endpoints.js';
 // The Grafana dashboard and Prometheus config in deploy/monitoring cannot be loaded into
 // Grafana here; what keeps them honest is that every series they query is one a running
 // engine exports, or one CONTRACT.md promises that is listed here until its feature exports it.
-const PROMISED = new Set(['manifold_jobs']);
+const PROMISED = new Set<string>();
 const dashboard = JSON.parse(fs.readFileSync(path.join(ROOT, 'deploy/monitoring/grafana-dashboard.json'), 'utf8')) as {
   uid: string;
   panels: { title: string; targets: { expr: string }[] }[];
@@ -65,11 +65,11 @@ t.test('every series the dashboard queries is exported by the engine or promised
   }
 });
 
-t.test('Prometheus scrapes each API instance of compose directly, on the port the image listens on', async (t) => {
+t.test('Prometheus scrapes each API instance and worker of compose directly, on the port the image listens on', async (t) => {
   const prometheus = YAML.parse(fs.readFileSync(path.join(ROOT, 'deploy/monitoring/prometheus.yml'), 'utf8'));
   const compose = YAML.parse(fs.readFileSync(path.join(ROOT, 'deploy/compose.yaml'), 'utf8'), { merge: true });
   const port = /PORT=(\d+)/.exec(fs.readFileSync(path.join(ROOT, 'deploy/Dockerfile'), 'utf8'))![1];
   const targets: string[] = prometheus.scrape_configs.flatMap((c: any) => c.static_configs.flatMap((s: any) => s.targets));
-  const apis = Object.keys(compose.services).filter((name) => /^api\d+$/.test(name));
+  const apis = Object.keys(compose.services).filter((name) => /^(api\d+|worker)$/.test(name));
   t.same(targets.sort(), apis.map((name) => `${name}:${port}`).sort());
 });
