@@ -1,4 +1,5 @@
 import { modelUnavailable } from '../ai/catalog.js';
+import { onPath } from '../registry.js';
 import { HANDLER_NAME, loadHandler, missingHandler } from '../handlers/load.js';
 import { OUTPUT_SHAPE_SCHEMA, toOutput, type OutputShape } from '../handlers/output.js';
 import type { Handler } from '../handlers/types.js';
@@ -18,8 +19,11 @@ interface CodeConfig extends OutputShape {
   handler: string;
   /** Fixed inputs for this endpoint (e.g. `algorithm: sha256`), handed to the handler as `options`. */
   options?: Record<string, unknown>;
-  /** Upstreams the handler calls, any one of which will do: unavailable (with each one's reason) when none is configured. */
-  upstreams?: string[];
+  /**
+   * Upstreams the handler calls, any one of which will do: unavailable (with each one's reason) when none is
+   * configured. `{ name, bin }` is an upstream that is usable only with these executables too (e.g. a fingerprint tool).
+   */
+  upstreams?: (string | { name: string; bin: string[] })[];
   /** Image model alias (engine/ai/models.yaml) the handler calls: unavailable until a provider of it is configured. */
   imageModel?: string;
 }
@@ -37,8 +41,18 @@ export const code: AdapterKind<CodeConfig> = {
       upstreams: {
         type: 'array',
         minItems: 1,
-        items: { type: 'string' },
-        description: 'Upstreams the handler calls; the endpoint is unavailable unless one is configured',
+        items: {
+          oneOf: [
+            { type: 'string' },
+            {
+              type: 'object',
+              additionalProperties: false,
+              required: ['name', 'bin'],
+              properties: { name: { type: 'string' }, bin: { type: 'array', minItems: 1, items: { type: 'string' } } },
+            },
+          ],
+        },
+        description: 'Upstreams the handler calls; the endpoint is unavailable unless one is configured ({name, bin}: and these executables are installed)',
       },
       imageModel: { type: 'string', description: 'Image model alias the handler calls; the endpoint is unavailable until a provider of it is configured' },
       ...OUTPUT_SHAPE_SCHEMA,
@@ -51,7 +65,11 @@ export const code: AdapterKind<CodeConfig> = {
   unavailable(config, setup) {
     if (config.imageModel) return modelUnavailable('images', config.imageModel, setup.upstreams, setup.config.env);
     if (!config.upstreams) return undefined;
-    const reasons = config.upstreams.map((u) => setup.upstreams.unavailable(u));
+    const reasons = config.upstreams.map((u) => {
+      if (typeof u === 'string') return setup.upstreams.unavailable(u);
+      const missing = u.bin.filter((bin) => !onPath(bin, setup.config.env));
+      return setup.upstreams.unavailable(u.name) ?? (missing.length ? `${u.name}: ${missing.join(', ')} not installed` : undefined);
+    });
     return reasons.some((r) => !r) ? undefined : reasons.join('; ');
   },
   async create(config, setup): Promise<EndpointHandler> {
