@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { loadManifestFile } from '../../engine/manifest/load.js';
-import { compileMapping, type Expression } from '../../engine/mapping.js';
+import { compileMapping, type Expression, type ResolvedMapping } from '../../engine/mapping.js';
+import { loadRegistryCompiled } from '../../engine/manifest/compiled.js';
 import { INLINE_MAX_CHARS } from '../../engine/manifest/expressions.js';
 import { checkAdapterConfig } from '../../engine/registry.js';
 
@@ -153,4 +154,25 @@ t.test('lint limits: a long inline expression or an inline table fails with the 
     () => checkAdapterConfig(manifest('named', '{ mapping: shop.item, with: { currency: EUR } }')().endpoint),
     'a named mapping is not held to the inline limits',
   );
+});
+
+t.test('the compiled registry follows an edited mapping or data file', async (t) => {
+  const dir = fs.mkdtempSync(path.join(root, 'compiled-'));
+  const put = (rel: string, text: string) => {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), text);
+  };
+  put('mappings/up.yaml', 'one:\n  description: one mapping\n  data: { t: data/t.yaml }\n  expression: "{n: name, t: $t}"\n');
+  put('mappings/data/t.yaml', 'a: 1\n');
+  put(
+    'api/x.yaml',
+    'path: /api/test/x\ncategory: search\nsummary: Compiled mapping\nadapter: { kind: http, config: { providers: [{ upstream: local, path: /, result: { mapping: up.one } }] } }\nexamples: [{ params: {}, expect: {} }]\n',
+  );
+  const cache = path.join(dir, 'cache', 'registry.json');
+  const resultOf = () => (loadRegistryCompiled(dir, cache).endpoints[0].adapter.config.providers as { result: ResolvedMapping }[])[0].result;
+  t.match(resultOf(), { expression: '{n: name, t: $t}', variables: { t: { a: 1 } } });
+  put('mappings/up.yaml', 'one:\n  description: one mapping\n  data: { t: data/t.yaml }\n  expression: "{name: name, t: $t}"\n');
+  t.equal(resultOf().expression, '{name: name, t: $t}', 'an edited mapping is re-read');
+  put('mappings/data/t.yaml', 'a: 2\nb: 3\n');
+  t.same(resultOf().variables, { t: { a: 2, b: 3 } }, 'an edited data file is re-read');
 });
