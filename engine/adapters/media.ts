@@ -121,10 +121,11 @@ export const media: AdapterKind<MediaConfig> = {
       const specs = formats.map((format, i) => outputSpec(format, i === 0 ? quality : undefined));
       if (call.params.stream) return service.stream(url, specs[0], call);
       const files = [];
-      // a job's stages (GET /api/jobs/:id): one per file produced (ytdl makes an MP3 and an MP4)
+      // a job's progress (GET /api/jobs/:id): each file produced (ytdl makes an MP3 and an MP4) its share, from ffmpeg's own report
+      const share = 100 / specs.length;
+      const report = call.progress;
       for (const [i, spec] of specs.entries()) {
-        call.progress?.((100 * i) / specs.length, `downloading and converting to ${spec.format}`);
-        files.push(await service.link(url, spec));
+        files.push(await service.link(url, spec, report && ((fraction, stage) => report(share * (i + fraction), `${stage} (${spec.format})`))));
       }
       return json(shapeResult(config.shape ?? 'standard', files));
     };

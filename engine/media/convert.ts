@@ -6,6 +6,7 @@ import { ApiError, invalidParameter, upstreamError } from '../errors.js';
 import { capBytes } from '../http/byte-limit.js';
 import { captureTool, startTool, ToolFailed, type Tool } from './child.js';
 import { ffmpegArgs, ffprobeArgs, parseProbe, type Probe, type Profile } from './ffmpeg-args.js';
+import { readFfmpegProgress } from './ffmpeg-progress.js';
 import { lines, pipeable, type Choice, type Target } from './formats.js';
 import type { MediaSettings } from './settings.js';
 import { fetchArgs, type YtFormat, type YtInfo } from './ytdlp.js';
@@ -31,6 +32,8 @@ export interface ConversionJob {
   signal: AbortSignal;
   /** The egress proxy for this job's yt-dlp runs, and what it refused. */
   proxy?: { url: string; refusal(): string | undefined };
+  /** Told how far ffmpeg's output is, 0–1, from its `-progress` report (ffmpeg-progress.ts). */
+  progress?: (fraction: number) => void;
 }
 
 export interface Conversion {
@@ -174,6 +177,8 @@ export async function convert(job: ConversionJob, output: { file: string } | { s
     }
   }
   const streaming = 'stream' in output;
+  // the progress report gets the fd after the piped inputs
+  const progressFd = job.progress ? 3 + piped.length : undefined;
   const ffmpeg = startTool(
     settings.ffmpeg,
     ffmpegArgs({
@@ -182,10 +187,15 @@ export async function convert(job: ConversionJob, output: { file: string } | { s
       output: streaming ? 'pipe:1' : output.file,
       title: job.info.title,
       maxDurationS: settings.maxDurationS,
+      progress: progressFd ? `pipe:${progressFd}` : undefined,
     }),
-    { signal, stdio: ['ignore', streaming ? 'pipe' : 'ignore', 'pipe', ...piped.map(() => 'pipe' as const)] },
+    { signal, stdio: ['ignore', streaming ? 'pipe' : 'ignore', 'pipe', ...piped.map(() => 'pipe' as const), ...(progressFd ? ['pipe' as const] : [])] },
   );
   tools.push(ffmpeg);
+  if (progressFd && job.progress) {
+    const duration = typeof job.info.duration === 'number' ? job.info.duration : probes.find((p) => p?.duration)?.duration;
+    readFfmpegProgress(ffmpeg.proc.stdio[progressFd] as Readable, duration, job.progress);
+  }
   const tasks: Promise<unknown>[] = [ffmpeg.exited];
   for (const { format, fd } of piped) {
     const tool = fetcher(format);

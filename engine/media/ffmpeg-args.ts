@@ -14,12 +14,15 @@ export interface FfmpegPlan {
   title?: string;
   /** Hard stop, in seconds: a source that lied about its length cannot run forever. */
   maxDurationS: number;
+  /** Where ffmpeg writes its progress report (`pipe:N`), read by ffmpeg-progress.ts; none when absent. */
+  progress?: string;
 }
 
 const INPUT_OPTS = ['-protocol_whitelist', 'file,pipe'];
 
 export function ffmpegArgs(plan: FfmpegPlan): string[] {
   const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y'];
+  if (plan.progress) args.push('-progress', plan.progress);
   for (const input of plan.inputs) args.push(...INPUT_OPTS, '-i', input);
   args.push('-t', String(plan.maxDurationS), '-map_metadata', '-1');
   if (plan.title) args.push('-metadata', `title=${plan.title.slice(0, 200)}`);

@@ -68,15 +68,32 @@ export class MediaService {
   }
 
   /** Link mode: the produced file (made now, or reused), with its metadata. */
-  async link(url: string, spec: OutputSpec): Promise<Produced> {
+  /**
+   * Link mode. `progress` hears the stages (`resolving`, then `converting` with ffmpeg's
+   * own progress, 0–1) when this call starts the work; a call that joins one already
+   * running, or finds the file cached, hears nothing.
+   */
+  async link(url: string, spec: OutputSpec, progress?: (fraction: number, stage: string) => void): Promise<Produced> {
     const key = jobKey(url, spec);
     // not tied to the caller's signal: a job others may be waiting on finishes and is cached
     const file = await this.cache.obtain(key, () =>
       this.runJob(undefined, async (signal) => {
+        progress?.(0, 'resolving');
         const { info, choice, dir, infoFile } = await this.prepare(url, spec, signal);
         try {
           const out = path.join(dir, `out.${spec.format}`);
-          const job = { settings: this.settings, dir, info, infoFile, choice, target: spec.target, signal, proxy: await this.egress() };
+          progress?.(0, 'converting');
+          const job = {
+            settings: this.settings,
+            dir,
+            info,
+            infoFile,
+            choice,
+            target: spec.target,
+            signal,
+            proxy: await this.egress(),
+            progress: progress && ((fraction: number) => progress(fraction, 'converting')),
+          };
           const conversion = await convert(job, { file: out });
           await conversion.done;
           const meta = metaOf(info);
