@@ -14,7 +14,7 @@ const get = async (url: string) => {
 };
 
 t.test('async=true answers 202 at once, reports real progress, and keeps exactly the synchronous result', async (t) => {
-  const site = await startSite(t, { assets: 6, delayMs: 150 });
+  const site = await startSite(t, { assets: 8, delayMs: 300 });
   const served = await serve({ TEST_KEY_MAX_JOBS: '5' }, { endpoints: web2zip });
   t.teardown(() => served.close());
   await served.engine.start();
@@ -28,7 +28,7 @@ t.test('async=true answers 202 at once, reports real progress, and keeps exactly
   t.equal(accepted.body.result.status_url, `${served.url}/api/jobs/${id}`);
   t.equal(accepted.headers.get('location'), accepted.body.result.status_url);
 
-  // six assets of 150 ms, two at a time: the job runs ~0.5 s, long enough to be seen under way
+  // eight assets of 300 ms, four at a time: the job runs over half a second, long enough to be seen under way
   const seen = new Set<string>();
   let job;
   for (;;) {
@@ -43,7 +43,7 @@ t.test('async=true answers 202 at once, reports real progress, and keeps exactly
   const sync = await get(`${served.url}/api/tools/web2zip?url=${target}`);
   t.equal(sync.status, 200);
   t.same(job.result, sync.body.result, 'the job result is what the synchronous call answers');
-  t.equal(job.result.copiedFilesAmount, 7);
+  t.equal(job.result.copiedFilesAmount, 9);
 });
 
 t.test('bad requests never become jobs; callback_url passes the SSRF guard', async (t) => {
