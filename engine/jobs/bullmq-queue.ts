@@ -115,8 +115,9 @@ export class BullJobQueue implements JobQueue {
   }
 
   async close(): Promise<void> {
-    // force: jobs running here are not waited for; their lock lapses and another worker runs them again
-    await Promise.allSettled(this.#workers.map((w) => w.close(true)));
+    // the runner was stopped first, so running jobs return at once (WorkerStopping): BullMQ records the
+    // failed attempt and queues the retry, which another worker (or this one after a restart) runs
+    await Promise.allSettled(this.#workers.map((w) => w.close()));
     await Promise.allSettled([this.#jobs.close(), this.#webhooks.close(), this.#events?.close()]);
   }
 }

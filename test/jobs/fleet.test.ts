@@ -77,6 +77,21 @@ t.test('the worker serves nothing public, and an api instance never runs a job: 
   t.equal(bad.status, 502, "the worker's error, answered as the call's own");
 });
 
+t.test('a job running on a worker that stops is run again by the next worker', async (t) => {
+  const slow = await startSite(t, { assets: 2, delayMs: 3000 });
+  const accepted = await get(`${api.url}/api/tools/web2zip?url=${encodeURIComponent(slow)}&async=true`);
+  const id = accepted.body.result.job_id;
+  for (let i = 0; i < 200; i++) {
+    if ((await get(`${api.url}/api/jobs/${id}`)).body.result.status === 'active') break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  t.equal((await get(`${api.url}/api/jobs/${id}`)).body.result.status, 'active', 'running on the worker');
+  await worker!.close();
+  t.equal((await get(`${api.url}/api/jobs/${id}`)).body.result.status, 'active', 'neither completed nor failed by the shutdown');
+  worker = await instance('worker');
+  t.match(await jobWhenDone(api.url, id, TEST_KEY), { status: 'completed', result: { copiedFilesAmount: 3 } });
+});
+
 t.test('the webhook is signed, and retried after the receiver answers 500', async (t) => {
   const receiver = await startReceiver(t, SECRET, [500]);
   const accepted = await get(`${api.url}/api/tools/web2zip?url=${target}&async=true&callback_url=${encodeURIComponent(receiver.url)}`);
