@@ -12,6 +12,7 @@ import type { FileStore } from './storage/files.js';
 import { createFileStore } from './storage/create-file-store.js';
 import { closeDatabase, database } from './db/database.js';
 import { UsageCounter } from './db/usage.js';
+import { DailyQuota } from './limits/daily-quota.js';
 import { KeyStore } from './auth/key-store.js';
 import { createRateLimiter } from './limits/create-rate-limiter.js';
 import { createLogger, type Logger } from './log.js';
@@ -81,11 +82,12 @@ export function createEngine(options: EngineOptions): Engine {
 
   const usage = new UsageCounter(config);
   const jobs = new Jobs({ config, registry, files, http, logger });
+  const quota = new DailyQuota(config);
 
   // the features' built-in routes, one table: dispatched, listed and documented like the manifests
   const features = engineFeatures();
   const builtins: Builtin[] = [];
-  const context: FeatureContext = { config, registry, store, usage, files, logger, metrics, jobs, builtins: () => builtins };
+  const context: FeatureContext = { config, registry, store, usage, quota, files, logger, metrics, jobs, builtins: () => builtins };
   for (const feature of features) builtins.push(...(feature.routes?.(context) ?? []));
 
   const app = new Koa({ proxy: config.env.TRUST_PROXY === '1' });
@@ -95,7 +97,19 @@ export function createEngine(options: EngineOptions): Engine {
   const worker = jobs.settings.role === 'worker';
   const served = worker ? builtins.filter((b) => WORKER_ROUTES.includes(`${b.method} ${b.path}`)) : builtins;
   app.use(
-    dispatch({ config, registry, auth, limiter, usage, cache, jobs, builtins: served, endpoints: !worker, bodies: new BodyParsers(config, files.tempDir) }),
+    dispatch({
+      config,
+      registry,
+      auth,
+      limiter,
+      usage,
+      quota,
+      cache,
+      jobs,
+      builtins: served,
+      endpoints: !worker,
+      bodies: new BodyParsers(config, files.tempDir),
+    }),
   );
 
   return {

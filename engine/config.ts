@@ -18,6 +18,9 @@ export interface Config {
   adminToken?: string;
   testKeyRpm: number;
   personalKeyRpm: number;
+  /** Requests per UTC day per key of each tier (TEST_KEY_DAILY, PERSONAL_KEY_DAILY); undefined: no daily quota. */
+  testKeyDaily?: number;
+  personalKeyDaily?: number;
   redisUrl?: string;
   allowPrivateUrls: boolean;
   uploadMaxBytes: number;
@@ -61,6 +64,14 @@ const int = (value: string | undefined, fallback: number, name: string): number 
   return n;
 };
 
+/** A positive integer, or undefined when unset (a limit that may be absent). */
+const optionalLimit = (value: string | undefined, name: string): number | undefined => {
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer (or unset for no limit), got "${value}"`);
+  return n;
+};
+
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(source)) if (v !== undefined && v !== '') env[k] = v;
@@ -77,6 +88,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     adminToken: env.ADMIN_TOKEN,
     testKeyRpm: int(env.TEST_KEY_RPM, 30, 'TEST_KEY_RPM'),
     personalKeyRpm: int(env.PERSONAL_KEY_RPM, 300, 'PERSONAL_KEY_RPM'),
+    testKeyDaily: optionalLimit(env.TEST_KEY_DAILY, 'TEST_KEY_DAILY'),
+    personalKeyDaily: optionalLimit(env.PERSONAL_KEY_DAILY, 'PERSONAL_KEY_DAILY'),
     redisUrl: env.REDIS_URL,
     allowPrivateUrls: env.ALLOW_PRIVATE_URLS === '1',
     uploadMaxBytes: int(env.UPLOAD_MAX_BYTES, 104857600, 'UPLOAD_MAX_BYTES'),

@@ -2,6 +2,7 @@ import type { Config } from './config.js';
 import type { Registry } from './registry.js';
 import type { KeyStore } from './auth/key-store.js';
 import type { UsageCounter } from './db/usage.js';
+import type { DailyQuota } from './limits/daily-quota.js';
 import type { FileStore } from './storage/files.js';
 import type { Logger } from './log.js';
 import type { Builtin } from './pipeline/builtin.js';
@@ -37,6 +38,7 @@ export interface FeatureContext {
   registry: Registry;
   store: KeyStore;
   usage: UsageCounter;
+  quota: DailyQuota;
   files: FileStore;
   logger: Logger;
   metrics: EngineMetrics;

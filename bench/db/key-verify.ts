@@ -5,28 +5,15 @@
  * revision read among them). Run: node --import tsx bench/db/key-verify.ts
  * (starts its own PostgreSQL, as the tests do; needs `postgresql` installed).
  */
-import { performance } from 'node:perf_hooks';
 import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
 import { KeyStore } from '../../engine/auth/key-store.js';
 import { openDatabase, type Database } from '../../engine/db/database.js';
 import { startPostgres } from '../../test/support/postgres.js';
+import { benchLifecycle, measure } from './measure.js';
 
-const teardowns: (() => unknown)[] = [];
-const lifecycle = { teardown: (fn: () => unknown) => teardowns.push(fn) };
-
-async function measure(label: string, n: number, run: () => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < Math.min(n, 200); i++) await run(); // warm-up
-  const cpu = process.cpuUsage();
-  const start = performance.now();
-  for (let i = 0; i < n; i++) await run();
-  const wall = (performance.now() - start) / n;
-  const used = process.cpuUsage(cpu);
-  console.log(
-    `${label.padEnd(52)} ${(wall * 1000).toFixed(1).padStart(8)} µs wall ${((used.user + used.system) / n).toFixed(1).padStart(8)} µs CPU (this process)`,
-  );
-}
+const lifecycle = benchLifecycle();
 
 async function bench(name: string, db: Database): Promise<void> {
   await db.ready;
@@ -46,6 +33,6 @@ try {
   const postgres = await startPostgres(lifecycle);
   await bench('postgres', openDatabase({ url: await postgres.newDatabase() }));
 } finally {
-  for (const fn of teardowns.reverse()) await fn();
+  await lifecycle.end();
   fs.rmSync(dir, { recursive: true, force: true });
 }

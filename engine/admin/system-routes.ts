@@ -8,6 +8,7 @@ import { TEST_KEY_ID } from '../auth/authenticate.js';
 import { keyBeforeBody } from '../auth/key-from-request.js';
 import type { KeyStore } from '../auth/key-store.js';
 import type { UsageCounter } from '../db/usage.js';
+import type { DailyQuota } from '../limits/daily-quota.js';
 import type { Config } from '../config.js';
 import { listing } from '../discovery/listing.js';
 import type { Registry } from '../registry.js';
@@ -21,6 +22,7 @@ export interface SystemDeps {
   registry: Registry;
   store: KeyStore;
   usage: UsageCounter;
+  quota: DailyQuota;
   files: FileStore;
   /** The whole built-in table, for the listing. */
   builtins: () => readonly Builtin[];
@@ -74,10 +76,11 @@ export function systemBuiltins(deps: SystemDeps): Builtin[] {
       path: '/checkapikey',
       aliases: ['/api/checkapikey'],
       auth: 'key',
-      summary: "The calling key's own record: tier, label, budget, remaining requests this minute, requests today and in total",
+      summary:
+        "The calling key's own record: tier, label, budget, remaining requests this minute, requests today and in total, and its daily quota (used, limit, remaining) when its tier has one",
       result: {
         type: 'object',
-        required: ['tier', 'label', 'limit_per_minute', 'remaining', 'requests_today', 'requests_total', 'created_at'],
+        required: ['tier', 'label', 'limit_per_minute', 'remaining', 'requests_today', 'requests_total', 'daily_quota', 'created_at'],
         properties: {
           tier: { type: 'string', enum: ['test', 'personal'] },
           label: { type: ['string', 'null'] },
@@ -85,6 +88,18 @@ export function systemBuiltins(deps: SystemDeps): Builtin[] {
           remaining: { type: 'integer', description: 'Requests left in the current 60-second window, this one counted' },
           requests_today: { type: 'integer', description: 'Requests today (UTC), this one counted' },
           requests_total: { type: 'integer' },
+          daily_quota: {
+            type: ['object', 'null'],
+            description:
+              "The tier's daily quota (TEST_KEY_DAILY, PERSONAL_KEY_DAILY) today, counted exactly across instances; null when the tier has none. Checking it takes none of it",
+            required: ['limit', 'used', 'remaining', 'resets_at'],
+            properties: {
+              limit: { type: 'integer', description: 'Requests per UTC day' },
+              used: { type: 'integer', description: 'Requests to endpoints today (UTC)' },
+              remaining: { type: 'integer' },
+              resets_at: { type: 'string', format: 'date-time', description: 'Next 00:00 UTC' },
+            },
+          },
           created_at: { type: ['string', 'null'], format: 'date-time', description: 'null for the shared test key' },
         },
       },
@@ -92,7 +107,7 @@ export function systemBuiltins(deps: SystemDeps): Builtin[] {
         const { keyId, tier, rpm } = principal!;
         // the pipeline verified this key a moment ago: the store answers from its cache
         const record = keyId === TEST_KEY_ID ? undefined : await deps.store.verify(keyBeforeBody(ctx)!);
-        const usage = await deps.usage.totals(keyId);
+        const [usage, quota] = await Promise.all([deps.usage.totals(keyId), deps.quota.state(principal!)]);
         return json({
           tier,
           label: record?.label ?? null,
@@ -101,6 +116,7 @@ export function systemBuiltins(deps: SystemDeps): Builtin[] {
           remaining: Number(ctx.response.get('RateLimit-Remaining')),
           requests_today: usage.today,
           requests_total: usage.total,
+          daily_quota: quota && { limit: quota.limit, used: quota.used, remaining: quota.remaining, resets_at: quota.resetsAt },
           created_at: record?.createdAt ?? null,
         });
       },

@@ -4,7 +4,7 @@ import { ApiError } from '../errors.js';
 import { digestEquals, digestOf, sha256Hex } from './constant-time.js';
 import { keyFromRequest } from './key-from-request.js';
 import type { KeyStore } from './key-store.js';
-import { isTier, rpmForTier, type Tier } from './tiers.js';
+import { dailyQuotaForTier, isTier, rpmForTier, type Tier } from './tiers.js';
 
 /** Who is calling: what rate-limit bucket and budget the request counts against. */
 export interface Principal {
@@ -13,6 +13,8 @@ export interface Principal {
   tier: Tier;
   /** Requests per minute allowed for this key. */
   rpm: number;
+  /** Requests per UTC day allowed for this key (its tier's daily quota); undefined: no quota. */
+  daily?: number;
 }
 
 export const TEST_KEY_ID = 'test';
@@ -44,14 +46,18 @@ export async function authenticateKey(presented: string | undefined, { store, co
   const record = await store.verifyDigest(hex);
   // A tier removed from tiers.ts since the key was made has no budget: refuse the key.
   if (!record || !isTier(record.tier)) throw invalidApiKey();
-  return { keyId: record.id, tier: record.tier, rpm: rpmForTier(config, record.tier) };
+  return { keyId: record.id, tier: record.tier, rpm: rpmForTier(config, record.tier), daily: dailyQuotaForTier(config, record.tier) };
 }
 
 /** The shared test key's principal: the same for every request, so made once per configuration. */
 const testPrincipals = new WeakMap<Config, Principal>();
 function testPrincipal(config: Config): Principal {
   let principal = testPrincipals.get(config);
-  if (!principal) testPrincipals.set(config, (principal = Object.freeze({ keyId: TEST_KEY_ID, tier: 'test', rpm: rpmForTier(config, 'test') })));
+  if (!principal)
+    testPrincipals.set(
+      config,
+      (principal = Object.freeze({ keyId: TEST_KEY_ID, tier: 'test', rpm: rpmForTier(config, 'test'), daily: dailyQuotaForTier(config, 'test') })),
+    );
   return principal;
 }
 

@@ -13,6 +13,7 @@ export type Dialect = 'sqlite' | 'postgres';
 const MIGRATIONS: Record<string, (db: Kysely<any>, dialect: Dialect) => Promise<void>> = {
   '0001-state': (db, dialect) => initialState(db, dialect),
   '0002-jobs-stage': (db) => db.schema.alterTable('jobs').addColumn('stage', 'text').execute(),
+  '0003-daily-quota': (db) => dailyQuota(db),
 };
 
 /** Every migration's name: a database that has applied them all needs no lock at boot. */
@@ -144,6 +145,21 @@ async function initialState(db: Kysely<any>, dialect: Dialect): Promise<void> {
     await sql`DROP TABLE tempmail_messages_legacy`.execute(db);
     await sql`DROP TABLE migrations`.execute(db);
   }
+}
+
+/**
+ * Requests per key and UTC day of the keys whose tier has a daily quota, counted
+ * exactly: each request is one atomic check-and-increment (engine/limits/daily-quota.ts),
+ * unlike usage_daily's batched counts per endpoint.
+ */
+async function dailyQuota(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable('daily_quota')
+    .addColumn('key_id', 'text', (c) => c.notNull())
+    .addColumn('day', 'text', (c) => c.notNull())
+    .addColumn('count', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('daily_quota_pk', ['key_id', 'day'])
+    .execute();
 }
 
 /**

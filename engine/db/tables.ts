@@ -15,6 +15,7 @@ export interface Tables {
   ai_memory: AiMemoryTable;
   media_files: MediaFilesTable;
   usage_daily: UsageDailyTable;
+  daily_quota: DailyQuotaTable;
   jobs: JobsTable;
 }
 
@@ -89,6 +90,13 @@ export interface MediaFilesTable {
 export interface UsageDailyTable {
   key_id: string;
   endpoint: string;
+  day: string;
+  count: number;
+}
+
+/** Requests per key and UTC day of keys whose tier has a daily quota: one atomic upsert per request. */
+export interface DailyQuotaTable {
+  key_id: string;
   day: string;
   count: number;
 }

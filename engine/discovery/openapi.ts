@@ -36,7 +36,10 @@ const ERRORS: Record<number, { codes: string[]; description: string }> = {
   405: { codes: ['method_not_allowed'], description: 'The path exists for another method (see the Allow header)' },
   413: { codes: ['payload_too_large'], description: 'The upload or body is over its limit' },
   415: { codes: ['unsupported_media_type'], description: 'The body is not of a type this endpoint accepts' },
-  429: { codes: ['rate_limited'], description: "The key's rate limit is exceeded; retry after Retry-After seconds" },
+  429: {
+    codes: ['rate_limited', 'daily_quota_exceeded'],
+    description: "The key's per-minute rate limit, or its tier's daily quota (until 00:00 UTC), is used up; retry after Retry-After seconds",
+  },
   500: { codes: ['internal_error'], description: 'A bug; the X-Request-Id identifies it in the server log' },
   502: { codes: ['upstream_error'], description: 'An upstream answered with an error or unusable data' },
   503: {

@@ -2,23 +2,41 @@ import type { Context } from 'koa';
 import type { Principal } from '../auth/authenticate.js';
 import type { UsageCounter } from '../db/usage.js';
 import { enforceRateLimit } from '../limits/enforce-rate-limit.js';
+import type { DailyQuota } from '../limits/daily-quota.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 
 export interface AdmitDeps {
   limiter: RateLimiter;
   usage: Pick<UsageCounter, 'count'>;
+  quota: Pick<DailyQuota, 'take'>;
+}
+
+export interface AdmitOptions {
+  /** false for public endpoints' per-address principals: rate limited, never counted. */
+  keyed?: boolean;
+  /** Take one request of the key's daily quota (manifest endpoints; the built-ins a key uses to look at itself or its jobs take none). */
+  quota?: boolean;
 }
 
 /**
  * Let a request in on its principal's budget (429 past it, with the RateLimit-*
- * headers either way) and count it in its key's usage per route (`route`: the
- * endpoint id, e.g. `GET /api/fun/quote`; GET /checkapikey reads the totals). Public
- * endpoints' per-address principals have no key, so nothing is counted for them.
- * Synchronous (undefined) with the in-process limiter; a promise with Redis.
+ * headers either way), then on its tier's daily quota when it has one (429
+ * daily_quota_exceeded), and count it in its key's usage per route (`route`: the
+ * endpoint id, e.g. `GET /api/fun/quote`; GET /checkapikey reads the totals). A
+ * refused request is not counted. Synchronous (undefined) with the in-process
+ * limiter and no quota; a promise with Redis or a quota (one statement in the database).
  */
-export function admit(ctx: Context, deps: AdmitDeps, principal: Principal, route: string, keyed = true): Promise<void> | undefined {
+export function admit(ctx: Context, deps: AdmitDeps, principal: Principal, route: string, options: AdmitOptions = {}): Promise<void> | undefined {
   const limited = enforceRateLimit(ctx, deps.limiter, principal);
-  if (!keyed) return limited;
+  if (options.keyed === false) return limited;
+  const { daily } = principal;
+  if (options.quota && daily !== undefined) {
+    return (async () => {
+      await limited;
+      await deps.quota.take({ ...principal, daily });
+      deps.usage.count(principal.keyId, route);
+    })();
+  }
   if (!limited) return void deps.usage.count(principal.keyId, route);
   return limited.then(() => deps.usage.count(principal.keyId, route));
 }

@@ -72,7 +72,7 @@ export function endpointRunner(deps: EndpointDeps): EndpointRunner {
       const presented = endpoint.public ? undefined : keyBeforeBody(ctx);
       let principal = endpoint.public ? anonymous(ctx, deps.config) : presented !== undefined ? await authenticateKey(presented, deps.auth) : undefined;
       if (principal) {
-        const admitted = admit(ctx, deps, principal, endpoint.id, !endpoint.public);
+        const admitted = admit(ctx, deps, principal, endpoint.id, { keyed: !endpoint.public, quota: true });
         if (admitted) await admitted;
         parsing = bodies.parse(ctx, endpoint);
         if (parsing) await parsing;
@@ -88,7 +88,7 @@ export function endpointRunner(deps: EndpointDeps): EndpointRunner {
         });
         if (parsing) await parsing;
         principal = early ?? (await authenticateKey(keyInBody(ctx.request.body), deps.auth));
-        const admitted = admit(ctx, deps, principal, endpoint.id);
+        const admitted = admit(ctx, deps, principal, endpoint.id, { quota: true });
         if (admitted) await admitted;
       }
       const query = ctx.query as Record<string, unknown>;

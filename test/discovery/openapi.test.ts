@@ -152,10 +152,13 @@ t.test('success and error envelopes', async (t) => {
     'unavailable',
     'overloaded',
     'upstream_timeout',
+    // beyond the contract's table: the daily quota and an unreachable database (README)
+    'daily_quota_exceeded',
+    'database_unavailable',
   ];
   t.same([...Error.properties.error.enum].sort(), [...contractCodes].sort());
   const tooMany = resolve(op('get', '/api/fun/quote').responses['429']);
-  t.same(tooMany.content['application/json'].schema.allOf[1].properties.error.enum, ['rate_limited']);
+  t.same(tooMany.content['application/json'].schema.allOf[1].properties.error.enum, ['rate_limited', 'daily_quota_exceeded']);
   t.ok(tooMany.headers['Retry-After']);
   t.match(tooMany.content['application/json'].example, { status: 429, success: false, creator: 'Tester', error: 'rate_limited' });
 

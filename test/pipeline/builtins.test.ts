@@ -17,7 +17,16 @@ t.test('/checkapikey: the shared test key', async (t) => {
   const res = await get(`/checkapikey?apikey=${TEST_KEY}`);
   t.equal(res.status, 200);
   const body = await res.json();
-  t.same(body.result, { tier: 'test', label: null, limit_per_minute: 50, remaining: 49, requests_today: 1, requests_total: 1, created_at: null });
+  t.same(body.result, {
+    tier: 'test',
+    label: null,
+    limit_per_minute: 50,
+    remaining: 49,
+    requests_today: 1,
+    requests_total: 1,
+    daily_quota: null,
+    created_at: null,
+  });
   t.equal(res.headers.get('ratelimit-remaining'), '49');
 });
 
@@ -35,6 +44,7 @@ t.test('/checkapikey and /api/checkapikey: a personal key, its usage counted acr
     remaining: 65,
     requests_today: 5,
     requests_total: 5,
+    daily_quota: null,
     created_at: key.createdAt,
   });
   t.notMatch(text, key.key, 'never the key');
