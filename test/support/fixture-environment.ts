@@ -19,6 +19,25 @@ export interface FixtureEnvironment {
   close(): Promise<void>;
 }
 
+/**
+ * The variables that keep an engine on this host: every upstream's base URL at the
+ * fixture upstream, every key it requires set to a placeholder, DNS and WHOIS at the
+ * fixture servers (an example that unsets WHOIS_SERVER runs the IANA discovery against
+ * the fixture server). Also what engine processes started by tests get (test/fleet).
+ */
+export function offlineEnv(
+  upstreamSpecs: UpstreamSpec[],
+  servers: { upstream: FixtureUpstream; dns: FixtureServer; whois: FixtureServer },
+): Record<string, string> {
+  const env: Record<string, string> = { DNS_SERVERS: servers.dns.address, WHOIS_SERVER: servers.whois.address, WHOIS_IANA_SERVER: servers.whois.address };
+  for (const spec of upstreamSpecs) {
+    // dns and whois upstreams are the servers above (their variables are set there)
+    if (spec.baseUrl) env[spec.baseUrl.env] = servers.upstream.base(spec.name);
+    for (const name of spec.requires ?? []) env[name] = `fixture-${name.toLowerCase()}`;
+  }
+  return env;
+}
+
 /** `extraEnv` goes into every engine's environment (e.g. DATABASE_URL to run on PostgreSQL). */
 export async function startFixtureEnvironment(
   endpoints: Endpoint[],
@@ -28,13 +47,7 @@ export async function startFixtureEnvironment(
   const upstream = await startFixtureUpstream();
   const dns = await startFixtureDns();
   const whois = await startFixtureWhois();
-  // every lookup stays on this host: an example that unsets WHOIS_SERVER runs the IANA discovery against the fixture server
-  const baseEnv: Record<string, string> = { DNS_SERVERS: dns.address, WHOIS_SERVER: whois.address, WHOIS_IANA_SERVER: whois.address, ...extraEnv };
-  for (const spec of upstreamSpecs) {
-    // dns and whois upstreams are the servers above (their variables are set there)
-    if (spec.baseUrl) baseEnv[spec.baseUrl.env] = upstream.base(spec.name);
-    for (const name of spec.requires ?? []) baseEnv[name] = `fixture-${name.toLowerCase()}`;
-  }
+  const baseEnv = { ...offlineEnv(upstreamSpecs, { upstream, dns, whois }), ...extraEnv };
   const engines = new Map<string, Promise<Served>>();
   return {
     upstream,
