@@ -5,15 +5,10 @@
  * up. Compare with bench/db/key-verify.ts (the key check every request pays).
  * Run: node --import tsx bench/db/daily-quota.ts (starts its own PostgreSQL).
  */
-import os from 'node:os';
-import path from 'node:path';
-import fs from 'node:fs';
-import { openDatabase, type Database } from '../../engine/db/database.js';
+import type { Database } from '../../engine/db/database.js';
 import { DailyQuota } from '../../engine/limits/daily-quota.js';
-import { startPostgres } from '../../test/support/postgres.js';
-import { benchLifecycle, measure } from './measure.js';
+import { measure, onEachDialect } from './measure.js';
 
-const lifecycle = benchLifecycle();
 const principal = (keyId: string, daily: number) => ({ keyId, tier: 'personal' as const, rpm: 1e9, daily });
 
 async function bench(name: string, db: Database): Promise<void> {
@@ -31,12 +26,4 @@ async function bench(name: string, db: Database): Promise<void> {
   await db.close();
 }
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'manifold-bench-quota-'));
-try {
-  await bench('sqlite', openDatabase({ file: path.join(dir, 'manifold.db') }));
-  const postgres = await startPostgres(lifecycle);
-  await bench('postgres', openDatabase({ url: await postgres.newDatabase() }));
-} finally {
-  await lifecycle.end();
-  fs.rmSync(dir, { recursive: true, force: true });
-}
+await onEachDialect(bench);

@@ -5,15 +5,9 @@
  * revision read among them). Run: node --import tsx bench/db/key-verify.ts
  * (starts its own PostgreSQL, as the tests do; needs `postgresql` installed).
  */
-import os from 'node:os';
-import path from 'node:path';
-import fs from 'node:fs';
 import { KeyStore } from '../../engine/auth/key-store.js';
-import { openDatabase, type Database } from '../../engine/db/database.js';
-import { startPostgres } from '../../test/support/postgres.js';
-import { benchLifecycle, measure } from './measure.js';
-
-const lifecycle = benchLifecycle();
+import type { Database } from '../../engine/db/database.js';
+import { measure, onEachDialect } from './measure.js';
 
 async function bench(name: string, db: Database): Promise<void> {
   await db.ready;
@@ -27,12 +21,4 @@ async function bench(name: string, db: Database): Promise<void> {
   await db.close();
 }
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'manifold-bench-db-'));
-try {
-  await bench('sqlite', openDatabase({ file: path.join(dir, 'manifold.db') }));
-  const postgres = await startPostgres(lifecycle);
-  await bench('postgres', openDatabase({ url: await postgres.newDatabase() }));
-} finally {
-  await lifecycle.end();
-  fs.rmSync(dir, { recursive: true, force: true });
-}
+await onEachDialect(bench);

@@ -1,9 +1,16 @@
 /**
- * Shared by the database benches: wall and CPU time per call of `run`, after a
- * warm-up, one call at a time (a batch when `run` fans out itself).
+ * Shared by the database benches: wall and CPU time per call, and one run of a
+ * bench on each dialect (SQLite in a temp directory, then a PostgreSQL server of
+ * its own, started as the tests start theirs).
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { openDatabase, type Database } from '../../engine/db/database.js';
+import { startPostgres } from '../../test/support/postgres.js';
 
+/** Wall and CPU time per call of `run`, after a warm-up, one call at a time (a batch when `run` fans out itself). */
 export async function measure(label: string, n: number, run: () => Promise<unknown>): Promise<void> {
   for (let i = 0; i < Math.min(n, 200); i++) await run(); // warm-up
   const cpu = process.cpuUsage();
@@ -16,13 +23,16 @@ export async function measure(label: string, n: number, run: () => Promise<unkno
   );
 }
 
-/** Teardowns for what a bench starts (PostgreSQL), run in reverse at the end. */
-export function benchLifecycle() {
+/** `bench` on a new SQLite database, then on a new PostgreSQL one; it closes each database it is given. */
+export async function onEachDialect(bench: (name: string, db: Database) => Promise<void>): Promise<void> {
   const teardowns: (() => unknown)[] = [];
-  return {
-    teardown: (fn: () => unknown) => void teardowns.push(fn),
-    async end() {
-      for (const fn of teardowns.reverse()) await fn();
-    },
-  };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'manifold-bench-db-'));
+  try {
+    await bench('sqlite', openDatabase({ file: path.join(dir, 'manifold.db') }));
+    const postgres = await startPostgres({ teardown: (fn) => void teardowns.push(fn) });
+    await bench('postgres', openDatabase({ url: await postgres.newDatabase() }));
+  } finally {
+    for (const fn of teardowns.reverse()) await fn();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
