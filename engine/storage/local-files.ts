@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
@@ -64,7 +65,8 @@ export function createLocalFileStore(dataDir: string, publicBaseUrl: string): Fi
       if (!fs.existsSync(target)) {
         await fs.promises.mkdir(path.dirname(target), { recursive: true });
         // write-then-rename so a reader never sees a half-written file
-        const partial = path.join(tempDir, `${file.sha256}.${Date.now()}`);
+        // a name of its own: two puts of the same bytes at once (two jobs making one file) must not share it
+        const partial = path.join(tempDir, `${file.sha256}.${crypto.randomUUID()}`);
         try {
           await fs.promises.writeFile(partial, data);
           await fs.promises.rename(partial, target);

@@ -22,6 +22,15 @@ t.test('identical bytes share one file; a pinned file survives removeUnpinned', 
   t.equal(await files.open('../../etc/passwd'), undefined);
 });
 
+t.test('the same bytes put several times at once all succeed (two jobs making one file)', async (t) => {
+  const files = createLocalFileStore(tempDataDir(), 'http://x');
+  const data = Buffer.alloc(256 * 1024, 7);
+  const stored = await Promise.all(Array.from({ length: 8 }, () => files.put(data, { ext: 'zip' })));
+  t.equal(new Set(stored.map((s) => s.name)).size, 1);
+  t.equal((await files.open(stored[0].name))?.size, data.length);
+  t.same(fs.readdirSync(files.tempDir), [], 'no partial file left behind');
+});
+
 t.test('adopt moves the temp file in; open reads ranges; a file gone after open is not_found', async (t) => {
   const files = createLocalFileStore(tempDataDir(), 'http://x');
   const temp = path.join(files.tempDir, 'upload-1');
