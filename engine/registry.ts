@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { ManifestError, describe } from './manifest/load.js';
@@ -9,6 +7,10 @@ import { ADAPTERS } from './adapters/index.js';
 import type { AdapterKind, AdapterSetup, EndpointHandler } from './adapters/types.js';
 import { EndpointRouter } from './router.js';
 import { validatorFor } from './params.js';
+import { locate } from './binaries.js';
+
+// where executables are found lives in binaries.ts (adapters import it without importing the registry)
+export { binaryPath, onPath } from './binaries.js';
 
 /** An endpoint ready to serve: its handler, or the reason it is unavailable. */
 export interface Route {
@@ -135,43 +137,4 @@ function missingRequirement(endpoint: Endpoint, setup: AdapterSetup): string | u
   if (badOverride) return `${badOverride.override} (${env[badOverride.override!]}) is not an executable`;
   const missing = found.filter((f) => !f.ok).map((f) => f.bin);
   return missing.length ? `${missing.join(', ')} not installed` : undefined;
-}
-
-const pathCache = new Map<string, boolean>();
-
-/**
- * Is an executable available: named by its override variable (`yt-dlp` → YTDLP_PATH,
- * `ffmpeg` → FFMPEG_PATH) when that is set, else found on PATH?
- */
-export function onPath(bin: string, env: Readonly<Record<string, string>>): boolean {
-  return locate(bin, env).ok;
-}
-
-/** Where a binary was looked for: its override variable when that is set (a wrong one is not papered over by PATH), else PATH. */
-function locate(bin: string, env: Readonly<Record<string, string>>): { ok: boolean; override?: string } {
-  const variable = overrideVar(bin);
-  if (env[variable]) return { ok: executable(env[variable]), override: variable };
-  const key = `${bin}\0${env.PATH ?? ''}`;
-  let found = pathCache.get(key);
-  if (found === undefined) {
-    const dirs = (env.PATH ?? process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
-    found = path.isAbsolute(bin) ? executable(bin) : dirs.some((dir) => executable(path.join(dir, bin)));
-    pathCache.set(key, found);
-  }
-  return { ok: found };
-}
-
-/** The variable that names a binary's location: `yt-dlp` → YTDLP_PATH. */
-const overrideVar = (bin: string) => `${bin.replace(/[^A-Za-z0-9]/g, '').toUpperCase()}_PATH`;
-
-/** What to spawn for a binary: its override variable's path when set, else the name (looked up on PATH). */
-export const binaryPath = (bin: string, env: Readonly<Record<string, string>>): string => env[overrideVar(bin)] || bin;
-
-function executable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
 }

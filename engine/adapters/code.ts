@@ -1,5 +1,5 @@
 import { modelUnavailable } from '../ai/catalog.js';
-import { onPath } from '../registry.js';
+import { onPath } from '../binaries.js';
 import { HANDLER_NAME, loadHandler, missingHandler } from '../handlers/load.js';
 import { OUTPUT_SHAPE_SCHEMA, toOutput, type OutputShape } from '../handlers/output.js';
 import type { Handler } from '../handlers/types.js';
