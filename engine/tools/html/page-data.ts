@@ -1,5 +1,6 @@
-import { DomUtils, parseDocument } from 'htmlparser2';
-import type { Document, Element } from 'domhandler';
+import { DomUtils } from 'htmlparser2';
+import type { Document } from 'domhandler';
+import { byTag, parseHtml, textOf } from './dom.js';
 
 /**
  * The data a public web page carries for machines: its Open Graph / meta tags, the JSON
@@ -11,7 +12,7 @@ export class PageData {
   private readonly doc: Document;
 
   constructor(html: string) {
-    this.doc = parseDocument(html);
+    this.doc = parseHtml(html);
   }
 
   /** The `content` of `<meta property=key>` or `<meta name=key>` (og:title, description…), trimmed; undefined when absent or empty. */
@@ -33,9 +34,7 @@ export class PageData {
 
   /** The whitespace-collapsed text of every element named `tag` (h3, h5, title…), in document order. */
   texts(tag: string): string[] {
-    return DomUtils.findAll((e: Element) => e.name === tag, this.doc.children)
-      .map((e) => DomUtils.textContent(e).replace(/\s+/g, ' ').trim())
-      .filter(Boolean);
+    return byTag(this.doc, tag).map(textOf).filter(Boolean);
   }
 }
 
