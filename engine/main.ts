@@ -3,8 +3,10 @@ import { loadConfig } from './config.js';
 import { createEngine } from './app.js';
 import { createHttpServer } from './http-server.js';
 import { createLogger } from './log.js';
+import { tuneV8 } from './v8-flags.js';
 
 /** `npm start`: boot from the environment and listen (HTTPS with HSTS when TLS files are given). */
+tuneV8();
 const logger = createLogger();
 let engine: ReturnType<typeof createEngine>;
 try {

@@ -11,6 +11,7 @@ import { createEngine, ENDPOINTS_DIR } from '../../engine/app.js';
 import { loadEndpoints } from '../../engine/manifest/load.js';
 import type { Endpoint } from '../../engine/manifest/types.js';
 import { silentLogger } from '../../engine/log.js';
+import { tuneV8 } from '../../engine/v8-flags.js';
 
 /**
  * One benchmark target per process (run.ts starts them), so the server has its own
@@ -37,6 +38,8 @@ export function paddedEndpoints(size = REGISTRY_SIZE): { endpoints: Endpoint[]; 
 }
 
 function engineServer(): { server: http.Server; info: Record<string, unknown> } {
+  // as engine/main.ts runs it
+  tuneV8();
   const { endpoints, real } = paddedEndpoints();
   const config = loadConfig({
     TEST_API_KEY: BENCH_KEY,

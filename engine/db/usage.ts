@@ -56,6 +56,7 @@ const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE'];
 /** The endpoint ids a filter names: itself when it has a method, else the path under every method. */
 const endpointIds = (endpoint: string): string[] => (endpoint.includes(' ') ? [endpoint] : METHODS.map((m) => `${m} ${endpoint}`));
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const DAY_MS = 86_400_000;
 
 export class UsageCounter {
   readonly #db: () => Database;
@@ -67,6 +68,9 @@ export class UsageCounter {
   #flushing?: Promise<void>;
   /** Moves each time a flush takes the waiting counts: a read that saw it move may have missed a batch in flight. */
   #generation = 0;
+  /** Today's UTC day and when it ends: count() runs on every keyed request, a Date per call is not needed. */
+  #today = '';
+  #todayEnds = -Infinity;
 
   /** On the engine's shared database for `config`, or on one given database (tests). */
   constructor(source: DatabaseSource, options: UsageOptions = {}) {
@@ -78,10 +82,20 @@ export class UsageCounter {
 
   /** Count one request of `keyId` to `endpoint` (an endpoint id such as `GET /api/fun/quote`). */
   count(keyId: string, endpoint: string, n = 1): void {
-    const id = keyId + SEPARATOR + endpoint + SEPARATOR + dayOf(this.#now());
+    const id = keyId + SEPARATOR + endpoint + SEPARATOR + this.#day();
     this.#pending.set(id, (this.#pending.get(id) ?? 0) + n);
     if (this.#pending.size >= this.#maxPending) void this.flush().catch(() => undefined);
     else this.#timer ??= setTimeout(() => void this.flush().catch(() => undefined), this.#flushMs).unref();
+  }
+
+  #day(): string {
+    const now = this.#now();
+    // a clock moved backwards (tests) re-derives the day as well
+    if (now >= this.#todayEnds || now < this.#todayEnds - DAY_MS) {
+      this.#today = dayOf(now);
+      this.#todayEnds = Date.parse(`${this.#today}T00:00:00Z`) + DAY_MS;
+    }
+    return this.#today;
   }
 
   /** Write the waiting counts now (one flush at a time; a call during a flush waits for it, then flushes what came meanwhile). */

@@ -22,11 +22,18 @@ export const UNMATCHED: RequestLabels = { category: 'none', endpoint: 'unmatched
  */
 export class EngineMetrics {
   readonly registry = new Registry();
+  /**
+   * Requests answered since the last scrape, per labels object (one per route, pipeline/dispatch.ts)
+   * and status: a Map increment on the request path instead of prom-client's label
+   * validation and hashing; folded into the counter whenever it is read (scrape, get()).
+   */
+  #answered = new Map<RequestLabels, Map<number, number>>();
   private readonly requests = new Counter({
     name: 'manifold_http_requests_total',
     help: 'HTTP requests answered, by endpoint path template and status',
     labelNames: ['category', 'endpoint', 'status'] as const,
     registers: [this.registry],
+    collect: () => this.#foldAnswered(),
   });
   private readonly duration = new Histogram({
     name: 'manifold_http_request_duration_seconds',
@@ -76,8 +83,17 @@ export class EngineMetrics {
 
   /** Count one answered request. */
   request(labels: RequestLabels, status: number, seconds: number): void {
-    this.requests.inc({ ...labels, status });
+    let byStatus = this.#answered.get(labels);
+    if (!byStatus) this.#answered.set(labels, (byStatus = new Map()));
+    byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
     this.duration.observe(labels, seconds);
+  }
+
+  #foldAnswered(): void {
+    const answered = this.#answered;
+    if (answered.size === 0) return;
+    this.#answered = new Map();
+    for (const [labels, byStatus] of answered) for (const [status, n] of byStatus) this.requests.inc({ ...labels, status }, n);
   }
 
   /** Count one upstream call (retries included in the one call). */

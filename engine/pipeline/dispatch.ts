@@ -14,16 +14,23 @@ import type { RequestLabels } from '../metrics/metrics.js';
 export function dispatch(deps: EndpointDeps & BuiltinDeps & { builtins: readonly Builtin[]; endpoints?: boolean }): Middleware {
   const runEndpoint = endpointRunner(deps);
   const builtins = new EndpointRouter<Builtin>(deps.builtins);
+  // one labels object per route, made on its first request: the metrics count by it on every one
+  const labels = new Map<object, RequestLabels>();
+  const labelsOf = (route: object, category: string, path: string): RequestLabels => {
+    let made = labels.get(route);
+    if (!made) labels.set(route, (made = Object.freeze({ category, endpoint: path })));
+    return made;
+  };
   return (ctx) => {
     // endpoints: false on a `worker` instance, which serves only its built-ins
     const found = deps.endpoints === false ? undefined : deps.registry.router.match(ctx.method, ctx.path);
     if (found && 'endpoint' in found) {
-      ctx.state.metricLabels = { category: found.endpoint.category, endpoint: found.endpoint.path } satisfies RequestLabels;
+      ctx.state.metricLabels = labelsOf(found.endpoint, found.endpoint.category, found.endpoint.path);
       return runEndpoint(ctx, found.endpoint, found.pathParams);
     }
     const own = builtins.match(ctx.method, ctx.path);
     if (own && 'endpoint' in own) {
-      ctx.state.metricLabels = { category: 'builtin', endpoint: own.endpoint.path } satisfies RequestLabels;
+      ctx.state.metricLabels = labelsOf(own.endpoint, 'builtin', own.endpoint.path);
       return runBuiltin(ctx, own.endpoint, own.pathParams, deps);
     }
     const allowed = [...new Set([...allowedBy(found), ...allowedBy(own)])];
