@@ -3,6 +3,7 @@ import type { Registry, Route } from '../registry.js';
 import type { BodyType, Endpoint } from '../manifest/types.js';
 import { API_KEY_PARAM } from '../auth/key-from-request.js';
 import type { Builtin } from '../pipeline/builtin.js';
+import { JOB_PARAMS } from '../params.js';
 
 /**
  * GET /openapi.json: an OpenAPI 3.1 document generated from the registry, so the
@@ -146,11 +147,15 @@ function operation(route: Route): Json {
       schema: { type: 'boolean', default: false },
     });
   }
+  if (endpoint.async) {
+    // read from the query or the body, like stream
+    for (const [name, schema] of Object.entries(JOB_PARAMS)) parameters.push({ name, in: 'query', required: false, description: schema.description, schema });
+  }
   parameters.push(ref('parameters', 'apikey'));
 
   const op: Json = {
     tags: [endpoint.category, ...endpoint.tags.filter((t) => t !== endpoint.category && !MARKER_TAGS.has(t))],
-    ...(endpoint.tags.includes('long-running') ? { 'x-long-running': true } : {}),
+    ...(endpoint.tags.includes('long-running') || endpoint.async ? { 'x-long-running': true } : {}),
     summary: endpoint.summary,
     description: unavailable ? `${endpoint.description}\n\n**Unavailable on this server:** ${unavailable}.` : endpoint.description,
     parameters,
@@ -211,9 +216,32 @@ function responses(endpoint: Endpoint): Json {
   const statuses = new Set(COMMON_ERRORS);
   if (endpoint.body.length) [413, 415].forEach((s) => statuses.add(s));
   if (endpoint.path.includes(':') || endpoint.examples.some((e) => e.expect.status === 404)) statuses.add(404);
-  const out: Json = { 200: ok };
+  const out: Json = { 200: ok, ...(endpoint.async && { 202: accepted() }) };
   for (const status of [...statuses].sort((a, b) => a - b)) out[status] = ref('responses', String(status));
   return out;
+}
+
+/** A long-running endpoint's answer to async=true (engine/jobs): the job to poll at /api/jobs/{id}. */
+function accepted(): Json {
+  const job = {
+    type: 'object',
+    required: ['job_id', 'status', 'status_url'],
+    properties: { job_id: { type: 'string' }, status: { const: 'queued' }, status_url: { type: 'string', format: 'uri' } },
+  };
+  return {
+    description:
+      'With async=true: the call became a job; GET its status_url (/api/jobs/{id}) for its progress and, once completed, the result this endpoint answers',
+    headers: { 'X-Request-Id': ref('headers', 'X-Request-Id'), ...rateLimitHeaders() },
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          required: ['status', 'success', 'creator', 'result'],
+          properties: { status: { type: 'integer', const: 202 }, success: { type: 'boolean', const: true }, creator: { type: 'string' }, result: job },
+        },
+      },
+    },
+  };
 }
 
 /** Content types a binary answer may have, from the examples' expectations (`image/` → `image/*`). */

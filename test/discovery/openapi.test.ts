@@ -106,7 +106,12 @@ t.test('every endpoint and alias is an operation with its category as first tag'
         JSON.stringify(o.tags.slice(1)) === JSON.stringify(endpoint.tags.filter((tag) => tag !== endpoint.category && tag !== 'long-running')),
         `${where}: tags ${o.tags}`,
       );
-      expect((o['x-long-running'] === true) === endpoint.tags.includes('long-running'), `${where}: x-long-running`);
+      expect((o['x-long-running'] === true) === (endpoint.tags.includes('long-running') || endpoint.async), `${where}: x-long-running`);
+      // async: true endpoints take async=true and callback_url, and answer 202 with the job
+      if (endpoint.async) {
+        const names = new Set(o.parameters.map((p: any) => p.name));
+        expect(names.has('async') && names.has('callback_url') && o.responses['202'] !== undefined, `${where}: async, callback_url and 202`);
+      }
       expect(o.summary === endpoint.summary, `${where}: summary`);
       expect(o['x-available'] === !unavailable && o['x-unavailable-reason'] === unavailable, `${where}: availability`);
       expect(p === endpoint.path || o.description.startsWith(`Alias of ${endpoint.method} ${endpoint.path}`), `${where}: alias description`);

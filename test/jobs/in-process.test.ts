@@ -93,3 +93,14 @@ t.test('jobs left unfinished by a shutdown run when the instance starts again', 
   const job = await jobWhenDone(second.url, waiting.id, TEST_KEY);
   t.match(job, { status: 'completed', result: { copiedFilesAmount: 2 } });
 });
+
+t.test('the OpenAPI document shows async, callback_url and the 202 of a long-running endpoint', async (t) => {
+  const served = await serve({}, { endpoints: web2zip });
+  t.teardown(() => served.close());
+  const doc = await (await fetch(`${served.url}/openapi.json`)).json();
+  const op = doc.paths['/api/tools/web2zip'].get;
+  const names = op.parameters.map((p: { name: string }) => p.name);
+  t.ok(names.includes('async') && names.includes('callback_url'), names.join(', '));
+  t.match(op.responses['202'].content['application/json'].schema.properties.result.required, ['job_id', 'status', 'status_url']);
+  t.ok(doc.paths['/api/jobs/{id}'] ?? doc.paths['/api/jobs/:id'], 'GET /api/jobs/:id is documented');
+});
