@@ -1,8 +1,7 @@
-import sharp from 'sharp';
 import type { AdapterSetup, Call } from '../../adapters/types.js';
 import { fetchPhoto } from '../../effects/photo-input.js';
-import { upstreamError } from '../../errors.js';
-import { FileOutput, handler } from '../types.js';
+import { deliverServicePng } from '../../effects/service-png.js';
+import { handler } from '../types.js';
 
 /**
  * /api/tools/removebg (and removebgv2): the photo with its background made
@@ -46,11 +45,5 @@ export default handler<{ url: string; stream?: boolean }>(async ({ params, call,
   const engine = ENGINES.find((name) => !setup.upstreams.unavailable(name))!;
   const photo = await fetchPhoto(setup, call, 'url');
   const cutout = await (engine === 'remove-bg' ? removeBg : rembg)(setup, call, photo);
-  const meta = await sharp(cutout)
-    .metadata()
-    .catch(() => undefined);
-  if (meta?.format !== 'png') throw upstreamError(engine, 'the answer is not a PNG image');
-  if (params.stream) return new FileOutput(cutout, 'png', 'image/png');
-  const stored = await setup.files.put(cutout, { ext: 'png' });
-  return { image_url: stored.url, url: stored.url, format: 'png', width: meta.width, height: meta.height, size: stored.size, engine };
+  return deliverServicePng(setup, engine, cutout, params.stream);
 });
