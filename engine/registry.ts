@@ -2,7 +2,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { ManifestError, describe } from './manifest/load.js';
 import { checkExpressions } from './manifest/expressions.js';
-import type { Endpoint } from './manifest/types.js';
+import type { Endpoint, Requirement } from './manifest/types.js';
 import { ADAPTERS } from './adapters/index.js';
 import type { AdapterKind, AdapterSetup, EndpointHandler } from './adapters/types.js';
 import { EndpointRouter } from './router.js';
@@ -130,11 +130,31 @@ function onFirstCall(create: () => EndpointHandler | Promise<EndpointHandler>): 
 
 function missingRequirement(endpoint: Endpoint, setup: AdapterSetup): string | undefined {
   const env = setup.config.env;
-  const unset = endpoint.requires.env.filter((name) => env[name] === undefined);
+  const { anyOf, ...all } = endpoint.requires;
+  return missingAll(all, env) ?? (anyOf && missingAny(anyOf, env));
+}
+
+/** Why `needs` is not met in full, or undefined when it is. */
+function missingAll(needs: Requirement, env: Readonly<Record<string, string>>): string | undefined {
+  const unset = needs.env.filter((name) => env[name] === undefined);
   if (unset.length) return `${unset.join(', ')} not set`;
-  const found = endpoint.requires.bin.map((bin) => ({ bin, ...locate(bin, env) }));
+  const found = needs.bin.map((bin) => ({ bin, ...locate(bin, env) }));
   const badOverride = found.find((f) => f.override && !f.ok);
   if (badOverride) return `${badOverride.override} (${env[badOverride.override!]}) is not an executable`;
   const missing = found.filter((f) => !f.ok).map((f) => f.bin);
   return missing.length ? `${missing.join(', ')} not installed` : undefined;
+}
+
+/** Undefined when one alternative is met; else what to do ("set YOUTUBE_API_KEY or install yt-dlp") and what each lacks. */
+export function missingAny(alternatives: Requirement[], env: Readonly<Record<string, string>>): string | undefined {
+  const reasons: string[] = [];
+  for (const needs of alternatives) {
+    const reason = missingAll(needs, env);
+    if (!reason) return undefined;
+    reasons.push(reason);
+  }
+  const fixes = alternatives.map((needs) =>
+    [needs.env.length ? `set ${needs.env.join(' and ')}` : '', needs.bin.length ? `install ${needs.bin.join(' and ')}` : ''].filter(Boolean).join(' and '),
+  );
+  return `${fixes.join(' or ')} (${reasons.join('; ')})`;
 }

@@ -164,7 +164,11 @@ function normalise(m: Manifest, rel: string, dir: string, mappings: MappingBook)
     ...(m.cost && { cost: m.cost }),
     resultSchema: m.resultSchema,
     limits: { timeoutMs: 15000, cacheTtl: 0, ...m.limits },
-    requires: { env: m.requires?.env ?? [], bin: m.requires?.bin ?? [] },
+    requires: {
+      env: m.requires?.env ?? [],
+      bin: m.requires?.bin ?? [],
+      ...(m.requires?.anyOf && { anyOf: m.requires.anyOf.map((a) => ({ env: a.env ?? [], bin: a.bin ?? [] })) }),
+    },
     examples: m.examples,
     deprecated: m.deprecated ?? false,
     file: rel,

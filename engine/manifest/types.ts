@@ -17,10 +17,16 @@ export interface Manifest {
   cost?: CostClass;
   resultSchema?: object;
   limits?: Limits;
-  requires?: { env?: string[]; bin?: string[] };
+  requires?: { env?: string[]; bin?: string[]; anyOf?: { env?: string[]; bin?: string[] }[] };
   examples: Example[];
   family?: { items?: object[]; data?: string; dir?: string; where?: Record<string, unknown> };
   deprecated?: boolean;
+}
+
+/** Environment variables and executables that must all be present. */
+export interface Requirement {
+  env: string[];
+  bin: string[];
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -106,7 +112,8 @@ export interface Endpoint {
   cost?: CostClass;
   resultSchema?: object;
   limits: Required<Pick<Limits, 'timeoutMs' | 'cacheTtl'>> & Limits;
-  requires: { env: string[]; bin: string[] };
+  /** All of `env` and `bin`, and (when given) one of the `anyOf` alternatives, each complete. */
+  requires: Requirement & { anyOf?: Requirement[] };
   examples: Example[];
   deprecated: boolean;
   /** Manifest file it came from, relative to the endpoints root. */

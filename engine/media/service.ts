@@ -134,12 +134,18 @@ export class MediaService {
 
   /** The first YouTube search hit for `query` (its watch URL), or undefined. */
   async searchYoutube(query: string, signal: AbortSignal): Promise<string | undefined> {
+    const hit = (await this.youtubeSearch(query, 1, signal))[0];
+    if (!hit?.id || !/^[\w-]{11}$/.test(hit.id)) return undefined;
+    return `https://www.youtube.com/watch?v=${hit.id}`;
+  }
+
+  /** yt-dlp's flat entries for the first `count` YouTube search hits (videos, and the channels or playlists YouTube mixes in). */
+  async youtubeSearch(query: string, count: number, signal: AbortSignal): Promise<YtInfo[]> {
     return this.runJob(signal, async (jobSignal) => {
       const egress = await this.egress();
-      const found = await runInfo(this.settings.ytdlp, searchArgs(query, { proxy: egress.url, host: this.settings.ytdlpHost }), jobSignal, egress.refusal);
-      const hit = found.entries?.[0];
-      if (!hit?.id || !/^[\w-]{11}$/.test(hit.id)) return undefined;
-      return `https://www.youtube.com/watch?v=${hit.id}`;
+      const args = searchArgs(query, { proxy: egress.url, host: this.settings.ytdlpHost, count });
+      const found = await runInfo(this.settings.ytdlp, args, jobSignal, egress.refusal);
+      return found.entries ?? [];
     });
   }
 

@@ -84,15 +84,15 @@ export const infoArgs = (url: string, options: { proxy?: string; host?: HostOpti
   url,
 ];
 
-/** First YouTube search hit, without opening it (for Spotify matches). */
-export const searchArgs = (query: string, options: { proxy?: string; host?: HostOptions } = {}): string[] => [
+/** The first `count` YouTube search hits as flat entries, without opening any (`ytsearchN:`). */
+export const searchArgs = (query: string, options: { proxy?: string; host?: HostOptions; count?: number } = {}): string[] => [
   ...COMMON,
   ...proxyArgs(options.proxy),
   ...hostArgs(options.host),
   '--dump-single-json',
   '--flat-playlist',
   '--',
-  `ytsearch1:${query}`,
+  `ytsearch${options.count ?? 1}:${query}`,
 ];
 
 /**

@@ -1,0 +1,70 @@
+import type { YtInfo } from './ytdlp.js';
+
+/** One video of /api/search/youtube (and yts) as clients of the genre read it, whichever source found it. */
+export interface YoutubeVideo {
+  url: string;
+  videoId: string;
+  title: string;
+  description?: string;
+  thumbnail: string;
+  /** The same link as `thumbnail`: some clients read `image`. */
+  image: string;
+  author: { name?: string; url?: string };
+  /** Length as on YouTube's player, `m:ss` or `h:mm:ss` (absent for live streams and from the Data API). */
+  timestamp?: string;
+  /** Length in seconds. */
+  seconds?: number;
+  views?: number;
+  published?: string;
+  live: boolean;
+}
+
+const VIDEO_ID = /^[\w-]{11}$/;
+
+/** Seconds as a player clock: 225 → `3:45`, 3723 → `1:02:03`. */
+export function clock(seconds: number): string {
+  const total = Math.round(seconds);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+/** The largest thumbnail yt-dlp lists (they come smallest first), else the one every video has. */
+function thumbnailOf(entry: YtInfo): string {
+  const listed = (entry.thumbnails ?? []).filter((t) => typeof t.url === 'string');
+  const largest = listed.reduce<(typeof listed)[number] | undefined>((best, t) => (!best || (t.width ?? 0) >= (best.width ?? 0) ? t : best), undefined);
+  return largest?.url ?? entry.thumbnail ?? `https://i.ytimg.com/vi/${entry.id}/hqdefault.jpg`;
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value ? value : undefined);
+const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+
+/**
+ * yt-dlp's flat `ytsearchN:` entries (`_type: url`, from its YouTube search extractor)
+ * as videos. YouTube mixes channels and playlists into search results; those have no
+ * 11-character video id and are left out.
+ */
+export function videosFromYtdlp(entries: YtInfo[]): YoutubeVideo[] {
+  return entries
+    .filter((e) => typeof e?.id === 'string' && VIDEO_ID.test(e.id))
+    .map((e) => {
+      const thumbnail = thumbnailOf(e);
+      const seconds = count(e.duration);
+      const url = text(e.url);
+      const live = e.live_status === 'is_live' || e.is_live === true;
+      return {
+        url: url && /^https:\/\/www\.youtube\.com\/(watch\?v=|shorts\/)/.test(url) ? url : `https://www.youtube.com/watch?v=${e.id}`,
+        videoId: e.id,
+        title: text(e.title) ?? '',
+        description: text(e.description),
+        thumbnail,
+        image: thumbnail,
+        author: { name: text(e.channel) ?? text(e.uploader), url: text(e.channel_url) ?? text(e.uploader_url) },
+        timestamp: seconds === undefined || live ? undefined : clock(seconds),
+        seconds: live ? undefined : seconds,
+        views: count(e.view_count) ?? count(e.concurrent_view_count),
+        live,
+      };
+    });
+}
