@@ -84,15 +84,15 @@ export interface EngineProcess {
 /** Every engine process started here and still running: killed at teardown, and if this process dies first. */
 const running = new Set<ChildProcess>();
 
-/** Pids of this process's children (Linux /proc): the services the support helpers started too. */
-function childPids(): number[] {
+/** Pids of the children of `parent` (Linux /proc): the services the support helpers started too. */
+export function childPids(parent = process.pid): number[] {
   const pids: number[] = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       // "pid (comm) state ppid …": comm may hold spaces, so read after its closing parenthesis
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid) pids.push(Number(entry));
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) pids.push(Number(entry));
     } catch {
       // gone meanwhile
     }
