@@ -16,6 +16,11 @@ import type { JobStore } from './store.js';
 const JOBS = 'jobs';
 const WEBHOOKS = 'webhooks';
 const PREFIX = 'manifold';
+/**
+ * BullMQ waits for Redis as long as it takes (it reconnects forever): a submission that
+ * gets no answer from Redis within this long fails with 503 instead of holding the request.
+ */
+export const ADD_TIMEOUT_MS = 5000;
 /** Finished entries kept in Redis for waiters and inspection; the records keep the results. */
 const KEEP = { age: 24 * 3600, count: 10_000 };
 
@@ -57,7 +62,24 @@ export class BullJobQueue implements JobQueue {
   async add(id: string): Promise<void> {
     // the runner records a handler's failure itself and resolves: a BullMQ attempt fails only when the
     // job could not be run or recorded (a worker stopping mid-run, the database away), so it is tried again
-    await this.#jobs.add('run', { id }, { jobId: id, attempts: 5, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: KEEP, removeOnFail: KEEP });
+    const adding = this.#jobs.add(
+      'run',
+      { id },
+      { jobId: id, attempts: 5, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: KEEP, removeOnFail: KEEP },
+    );
+    adding.catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const unreachable = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new ApiError(503, 'unavailable', 'The job queue (Redis) is unreachable; try again shortly', { headers: { 'Retry-After': '5' } })),
+        ADD_TIMEOUT_MS,
+      );
+    });
+    try {
+      await Promise.race([adding, unreachable]);
+    } finally {
+      clearTimeout(timer);
+    }
     this.#reported = false;
   }
 

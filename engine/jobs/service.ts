@@ -2,6 +2,7 @@ import type { Output } from '../adapters/types.js';
 import type { Principal } from '../auth/authenticate.js';
 import type { Config } from '../config.js';
 import { ApiError, invalidParameter } from '../errors.js';
+import { toApiError } from '../envelope.js';
 import type { HttpClient } from '../http/client.js';
 import type { Logger } from '../log.js';
 import type { Endpoint } from '../manifest/types.js';
@@ -82,7 +83,14 @@ export class Jobs {
       );
     }
     const job = await this.store.create({ keyId: principal.keyId, endpoint: endpoint.id, params, callbackUrl });
-    await (await this.#queue).add(job.id);
+    try {
+      await (await this.#queue).add(job.id);
+    } catch (err) {
+      // never queued: recorded failed, so it neither counts against the key nor runs if Redis took it late
+      const error = toApiError(err);
+      await this.store.fail(job.id, { error: error.code, message: error.message, status: error.status }).catch(() => undefined);
+      throw err;
+    }
     return job;
   }
 

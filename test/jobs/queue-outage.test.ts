@@ -1,0 +1,42 @@
+import t from 'tap';
+import { loadConfig } from '../../engine/config.js';
+import { closeDatabase } from '../../engine/db/database.js';
+import { createHttpClient } from '../../engine/http/client.js';
+import { Jobs } from '../../engine/jobs/service.js';
+import type { Endpoint } from '../../engine/manifest/types.js';
+import type { Registry } from '../../engine/registry.js';
+import { silentLogger } from '../../engine/log.js';
+import type { FileStore } from '../../engine/storage/files.js';
+import { startRedisServer } from '../limits/redis-server.js';
+import { tempDataDir } from '../support/serve.js';
+
+/**
+ * BullMQ waits for Redis forever; a submission must not. With Redis frozen (the port
+ * accepts, nothing answers) async=true answers 503 after ADD_TIMEOUT_MS, and the job
+ * that could not be queued is recorded failed, so it does not count against its key.
+ */
+t.test('a submission while Redis does not answer fails with 503 and leaves no pending job', async (t) => {
+  const redis = await startRedisServer(t, t.testdir());
+  if (!redis) throw new Error('redis-server is not installed: apt-get install -y redis-server');
+  const config = loadConfig({ REDIS_URL: redis.url, DATA_DIR: tempDataDir(), MANIFOLD_ROLE: 'api', ALLOW_PRIVATE_URLS: '1' });
+  const jobs = new Jobs({ config, registry: {} as Registry, files: {} as FileStore, http: createHttpClient(config), logger: silentLogger });
+  t.teardown(async () => {
+    redis.thaw();
+    await jobs.close();
+    await closeDatabase(config);
+  });
+  const submission = {
+    endpoint: { id: 'GET /api/tools/web2zip', limits: { timeoutMs: 1000 } } as Endpoint,
+    principal: { keyId: 'test', tier: 'test' as const, rpm: 30 },
+    params: { url: 'https://example.com/' },
+  };
+  const queued = await jobs.submit(submission);
+  t.equal(queued.status, 'queued', 'Redis answering: queued');
+
+  redis.freeze();
+  const started = Date.now();
+  await t.rejects(jobs.submit(submission), { status: 503, code: 'unavailable', headers: { 'Retry-After': '5' } });
+  t.ok(Date.now() - started < 15_000, `gave up (${Date.now() - started} ms)`);
+  t.equal(await jobs.store.pending('test'), 1, 'only the queued job is pending');
+  t.same(await jobs.store.counts(), { queued: 1, active: 0, completed: 0, failed: 1 }, 'the other is recorded failed');
+});
