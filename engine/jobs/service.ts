@@ -45,6 +45,8 @@ export class Jobs {
   readonly #queue: Promise<JobQueue>;
   readonly #runner: JobRunner;
   readonly #webhooks: WebhookSender;
+  /** Set at shutdown: a run that returns nothing then was cut off, not finished. */
+  #stopped = false;
 
   constructor(private readonly deps: JobsDeps) {
     const { config, logger } = deps;
@@ -131,8 +133,6 @@ export class Jobs {
       },
     });
   }
-
-  #stopped = false;
 
   async close(): Promise<void> {
     this.#stopped = true;
