@@ -24,6 +24,7 @@ import { engineFeatures, type FeatureContext } from './features.js';
 import { EngineMetrics } from './metrics/metrics.js';
 import { Jobs } from './jobs/service.js';
 import { WORKER_ROUTES } from './jobs/settings.js';
+import { scopeOf, type EngineScope } from './scope.js';
 
 export { ROOT };
 export const ENDPOINTS_DIR = path.join(ROOT, 'endpoints');
@@ -46,6 +47,8 @@ export interface Engine {
   config: Config;
   files: FileStore;
   keys: KeyStore;
+  /** What this engine started on first use (worker pools, children, listeners), closed by close(). */
+  scope: EngineScope;
   /** The built-in routes, from the features (features.ts). */
   builtins: readonly Builtin[];
   /** Start what the features run beside the HTTP server (features.ts). */
@@ -63,7 +66,9 @@ export function createEngine(options: EngineOptions): Engine {
     ? undefined
     : loadRegistryCompiled(endpointsDir, endpointsDir === ENDPOINTS_DIR ? COMPILED_REGISTRY : path.join(config.dataDir, 'cache', 'registry.json'));
   const endpoints = options.endpoints ?? compiled!.endpoints;
-  const metrics = new EngineMetrics();
+  // what this engine starts on first use (pools, children, listeners): closed with it
+  const scope = scopeOf(config);
+  const metrics = new EngineMetrics(scope);
   const http = createHttpClient(config, { observe: (upstream, outcome) => metrics.upstream(upstream, outcome) });
   const upstreams = new UpstreamRegistry(
     options.upstreamSpecs ?? compiled?.upstreams ?? loadUpstreamSpecs(path.join(endpointsDir, 'upstreams')),
@@ -118,12 +123,21 @@ export function createEngine(options: EngineOptions): Engine {
     config,
     files,
     keys: store,
+    scope,
     builtins,
     async start() {
       await Promise.all(features.map((f) => f.start?.(context)));
     },
     async close() {
-      await Promise.allSettled([usage.close(), jobs.close(), limiter.close(), cache.close(), files.close(), ...features.map((f) => f.close?.())]);
+      await Promise.allSettled([
+        usage.close(),
+        jobs.close(),
+        limiter.close(),
+        cache.close(),
+        files.close(),
+        scope.close(),
+        ...features.map((f) => f.close?.()),
+      ]);
       await closeDatabase(config);
     },
   };

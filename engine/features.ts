@@ -14,7 +14,6 @@ import { discoveryBuiltins } from './discovery/routes.js';
 import { galleryBuiltins } from './effects/gallery.js';
 import { tempMailSettings } from './tempmail/settings.js';
 import { closeChromium } from './tools/browser/chromium.js';
-import { shutdownAll } from './shutdown.js';
 import type { EngineMetrics } from './metrics/metrics.js';
 import { metricsBuiltins } from './metrics/route.js';
 import { jobBuiltins } from './jobs/routes.js';
@@ -69,9 +68,8 @@ export function engineFeatures(): Feature[] {
     tempMailReceiver(),
     // launched on first use (screenshots, HTML obfuscation), so only closed here
     { name: 'chromium', close: closeChromium },
-    // worker pools (render, upscale, code) and the media service (egress proxy, cache janitor)
-    // start on first use and register their close with shutdown.ts then
-    { name: 'worker pools and media', close: shutdownAll },
+    // worker pools (render, upscale, code), the media service (egress proxy, cache janitor),
+    // Apertium and OCR workers start on first use in the engine's scope (scope.ts): app.ts closes it
   ];
 }
 

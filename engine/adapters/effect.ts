@@ -39,7 +39,7 @@ export const effect: AdapterKind<EffectConfig> = {
         .update(`${template.slug}\0${hash}\0${JSON.stringify(params, Object.keys(params).sort())}\0`)
         .update(photo ?? '')
         .digest('hex');
-      return renderCache().get(key, () => renderPool(setup.config.env).render({ template, params, photo }));
+      return renderCache(setup.config).get(key, () => renderPool(setup.config).render({ template, params, photo }));
     };
     return async (call) => {
       const photo = template.input.startsWith('image') ? await fetchPhoto(setup, call) : undefined;

@@ -112,8 +112,8 @@ export function galleryBuiltins(deps: { config: Config; registry: Pick<Registry,
         // the renderer (Skia, sharp, worker pool) loads with the first preview, not at boot
         const [{ renderCache, renderPool }, { samplePhoto }] = await Promise.all([import('./shared.js'), import('./sample-photo.js')]);
         photo ??= samplePhoto(480, 320);
-        const preview = await renderCache().get(`preview\0${slug}\0${hash}`, () =>
-          renderPool(deps.config.env).render({ template, params, photo: template.input.startsWith('image') ? photo : undefined }),
+        const preview = await renderCache(deps.config).get(`preview\0${slug}\0${hash}`, () =>
+          renderPool(deps.config).render({ template, params, photo: template.input.startsWith('image') ? photo : undefined }),
         );
         return { type: 'binary', body: preview.data, contentType: preview.contentType, headers: { 'Cache-Control': 'public, max-age=86400' } };
       },

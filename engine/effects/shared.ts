@@ -1,37 +1,32 @@
 import { RenderPool } from './render-pool.js';
 import { RenderCache } from './render-cache.js';
-import { onShutdown } from '../shutdown.js';
-import { registerPoolStats, unregisterPoolStats } from '../workers/pool-stats.js';
+import type { Config } from '../config.js';
+import { scopeOf } from '../scope.js';
 
 /**
- * One render pool and one render cache per process, shared by every effect
- * endpoint (a pool per endpoint would mean hundreds of idle threads).
+ * One render pool and one render cache per engine (engine/scope.ts), shared by every
+ * effect endpoint (a pool per endpoint would mean hundreds of idle threads).
  */
-let pool: RenderPool | undefined;
-let cache: RenderCache | undefined;
 
 /** The pool, created on first use from EFFECTS_THREADS / EFFECTS_QUEUE in the config's env. */
-export function renderPool(env: Readonly<Record<string, string>> = {}): RenderPool {
-  if (!pool) {
-    const started = new RenderPool({ threads: intEnv(env.EFFECTS_THREADS), queue: intEnv(env.EFFECTS_QUEUE) });
-    pool = started;
-    registerPoolStats('render', () => started.stats);
-    onShutdown(closeRenderPool);
-  }
-  return pool;
+export function renderPool(config: Config | undefined): RenderPool {
+  return scopeOf(config).own(
+    'render',
+    () => {
+      const env = config?.env ?? {};
+      return new RenderPool({ threads: intEnv(env.EFFECTS_THREADS), queue: intEnv(env.EFFECTS_QUEUE) });
+    },
+    { close: (pool) => pool.close(), stats: (pool) => pool.stats },
+  );
 }
 
-export function renderCache(): RenderCache {
-  cache ??= new RenderCache();
-  return cache;
+export function renderCache(config: Config | undefined): RenderCache {
+  return scopeOf(config).own('render cache', () => new RenderCache());
 }
 
-/** Stops the workers (server shutdown, end of a test file). */
-export async function closeRenderPool(): Promise<void> {
-  const p = pool;
-  pool = undefined;
-  if (p) unregisterPoolStats('render');
-  await p?.close();
+/** Stops the workers now (the engine's close does it too). */
+export async function closeRenderPool(config?: Config): Promise<void> {
+  await scopeOf(config).release('render');
 }
 
 function intEnv(value: string | undefined): number | undefined {

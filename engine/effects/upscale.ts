@@ -5,7 +5,8 @@ import { CONTENT_TYPES, type ImageFormat } from './encode.js';
 import { PHOTO_MAX_PIXELS } from './photo-input.js';
 import { PHOTO_UNREADABLE, type RenderResult } from './render.js';
 import { siblingModule } from '../root.js';
-import { onShutdown } from '../shutdown.js';
+import type { Config } from '../config.js';
+import { scopeOf } from '../scope.js';
 import type { EsrganJob, EsrganModel, EsrganResult } from './esrgan-worker.js';
 
 /** Upscaling models a client may pick (the manifest's `model` enum). */
@@ -23,20 +24,18 @@ export const UPSCALE_MAX_SIDE = 4096;
 /** Largest input for the neural models: CPU inference time grows with the pixel count. */
 export const NEURAL_MAX_PIXELS = 256 * 256;
 
-let pool: Piscina | undefined;
-/** One thread for neural work: it is slow and memory-hungry, so it must not starve the renderers. */
-function esrganPool(): Piscina {
-  if (!pool) {
-    pool = new Piscina({ filename: siblingModule(import.meta.url, 'esrgan-worker'), minThreads: 0, maxThreads: 1, maxQueue: 4, idleTimeout: 120_000 });
-    onShutdown(closeUpscalePool);
-  }
-  return pool;
+/** One thread for neural work per engine: it is slow and memory-hungry, so it must not starve the renderers. */
+function esrganPool(config: Config | undefined): Piscina {
+  return scopeOf(config).own(
+    'esrgan',
+    () => new Piscina({ filename: siblingModule(import.meta.url, 'esrgan-worker'), minThreads: 0, maxThreads: 1, maxQueue: 4, idleTimeout: 120_000 }),
+    { close: (pool) => pool.destroy() },
+  );
 }
 
-export async function closeUpscalePool(): Promise<void> {
-  const p = pool;
-  pool = undefined;
-  await p?.destroy();
+/** Stops the neural worker now (the engine's close does it too). */
+export async function closeUpscalePool(config?: Config): Promise<void> {
+  await scopeOf(config).release('esrgan');
 }
 
 /** A decoded client photo, upright, with its size. */
@@ -52,7 +51,7 @@ async function open(input: Uint8Array): Promise<{ src: Sharp; w: number; h: numb
 }
 
 /** The image through an ESRGAN model in the neural worker, as a sharp pipeline on the result. */
-async function neural(src: Sharp, w: number, h: number, model: EsrganModel, scale: EsrganJob['scale']): Promise<Sharp> {
+async function neural(src: Sharp, w: number, h: number, model: EsrganModel, scale: EsrganJob['scale'], config: Config | undefined): Promise<Sharp> {
   const { data } = await src
     .removeAlpha()
     .raw()
@@ -63,7 +62,7 @@ async function neural(src: Sharp, w: number, h: number, model: EsrganModel, scal
   const job: EsrganJob = { model, scale, rgb: data, width: w, height: h };
   let r: EsrganResult;
   try {
-    r = await esrganPool().run(job);
+    r = await esrganPool(config).run(job);
   } catch (err) {
     if (err instanceof Error && /queue is at limit/i.test(err.message)) throw overloaded('The upscaler is busy');
     throw err;
@@ -78,13 +77,13 @@ async function encodeAs(out: Sharp, format: ImageFormat): Promise<RenderResult> 
 }
 
 /** Not abortable on purpose: a result is shared by every identical request (render cache). */
-export async function upscale(input: Uint8Array, model: UpscaleModel, format: ImageFormat): Promise<RenderResult> {
+export async function upscale(input: Uint8Array, model: UpscaleModel, format: ImageFormat, config?: Config): Promise<RenderResult> {
   const { scale, neural: isNeural } = UPSCALE_MODELS[model];
   const { src, w, h } = await open(input);
   if (Math.max(w, h) * scale > UPSCALE_MAX_SIDE) throw invalidParameter('url', `the image is ${w}×${h}; ${scale}× would exceed ${UPSCALE_MAX_SIDE} px`);
   if (isNeural && w * h > NEURAL_MAX_PIXELS)
     throw invalidParameter('url', `neural models take images up to ${NEURAL_MAX_PIXELS} pixels (this one is ${w}×${h}); use a lanczos model`);
-  const out = isNeural ? await neural(src, w, h, 'slim', scale as EsrganJob['scale']) : src.resize(w * scale, h * scale, { kernel: 'lanczos3' });
+  const out = isNeural ? await neural(src, w, h, 'slim', scale as EsrganJob['scale'], config) : src.resize(w * scale, h * scale, { kernel: 'lanczos3' });
   return encodeAs(out, format);
 }
 
@@ -101,6 +100,7 @@ export async function enhance(
   input: Uint8Array,
   format: ImageFormat,
   maxPixels = ENHANCE_INPUT_PIXELS,
+  config?: Config,
 ): Promise<RenderResult & { input: { width: number; height: number } }> {
   let { src, w, h } = await open(input);
   const original = { width: w, height: h };
@@ -118,7 +118,7 @@ export async function enhance(
       });
     src = sharp(data, { raw: { width: w, height: h, channels: 3 } });
   }
-  const upscaled = await neural(src, w, h, 'medium', 4);
+  const upscaled = await neural(src, w, h, 'medium', 4, config);
   const result = await encodeAs(upscaled.sharpen({ sigma: 0.8, m1: 0.6, m2: 1.5 }), format);
   return { ...result, input: original };
 }

@@ -1,7 +1,7 @@
 import { BoundedPool, positiveInt } from '../workers/pool.js';
 import { siblingModule } from '../root.js';
-import { onShutdown } from '../shutdown.js';
-import { registerPoolStats, unregisterPoolStats } from '../workers/pool-stats.js';
+import type { Config } from '../config.js';
+import { scopeOf } from '../scope.js';
 import { FileOutput } from './types.js';
 import type { CpuResult, CpuTask } from './cpu-task.js';
 
@@ -16,32 +16,27 @@ import type { CpuResult, CpuTask } from './cpu-task.js';
  */
 export const DEFAULT_TASK_MS = 5000;
 
-let pool: BoundedPool | undefined;
+/** The engine's code pool (engine/scope.ts), started on first use. */
+export function cpuPool(config: Config | undefined): BoundedPool {
+  return scopeOf(config).own('cpu', () => startCpuPool(config?.env ?? {}), { close: (pool) => pool.close(), stats: (pool) => pool.stats });
+}
 
-export function cpuPool(env: Readonly<Record<string, string | undefined>> = {}): BoundedPool {
-  if (!pool) {
-    const memory = positiveInt(env.CPU_TASK_MEMORY_MB) ?? 256;
-    pool = new BoundedPool({
-      filename: siblingModule(import.meta.url, 'cpu-worker'),
-      name: 'The text and code tools',
-      threads: positiveInt(env.CPU_THREADS),
-      queue: positiveInt(env.CPU_QUEUE),
-      taskMs: positiveInt(env.CPU_TASK_MS) ?? DEFAULT_TASK_MS,
-      resourceLimits: { maxOldGenerationSizeMb: memory, maxYoungGenerationSizeMb: Math.min(64, Math.ceil(memory / 8)), stackSizeMb: 4 },
-    });
-    const started = pool;
-    registerPoolStats('cpu', () => started.stats);
-    onShutdown(closeCpuPool);
-  }
-  return pool;
+function startCpuPool(env: Readonly<Record<string, string | undefined>>): BoundedPool {
+  const memory = positiveInt(env.CPU_TASK_MEMORY_MB) ?? 256;
+  return new BoundedPool({
+    filename: siblingModule(import.meta.url, 'cpu-worker'),
+    name: 'The text and code tools',
+    threads: positiveInt(env.CPU_THREADS),
+    queue: positiveInt(env.CPU_QUEUE),
+    taskMs: positiveInt(env.CPU_TASK_MS) ?? DEFAULT_TASK_MS,
+    resourceLimits: { maxOldGenerationSizeMb: memory, maxYoungGenerationSizeMb: Math.min(64, Math.ceil(memory / 8)), stackSizeMb: 4 },
+  });
 }
 
 /** Run a pure handler (`<category>/<name>[#export]`) in the pool; a generated file comes back as a FileOutput. */
-export async function runPure(
-  task: CpuTask,
-  options: { signal?: AbortSignal; taskMs?: number; env?: Readonly<Record<string, string | undefined>> } = {},
-): Promise<unknown> {
-  const result = await cpuPool(options.env).run<CpuResult>(task, options);
+export async function runPure(task: CpuTask, options: { signal?: AbortSignal; taskMs?: number; config?: Config } = {}): Promise<unknown> {
+  const { config, ...run } = options;
+  const result = await cpuPool(config).run<CpuResult>(task, run);
   if ('file' in result) {
     const { data, ext, contentType } = result.file;
     // Buffers arrive as plain Uint8Arrays after the structured clone
@@ -50,10 +45,7 @@ export async function runPure(
   return result.value;
 }
 
-/** Stops the workers (server shutdown, end of a test file). */
-export async function closeCpuPool(): Promise<void> {
-  const p = pool;
-  pool = undefined;
-  if (p) unregisterPoolStats('cpu');
-  await p?.close();
+/** Stops the workers now (the engine's close does it too). */
+export async function closeCpuPool(config?: Config): Promise<void> {
+  await scopeOf(config).release('cpu');
 }

@@ -10,7 +10,7 @@ import { MediaFileCache, type CachedFile } from './file-cache.js';
 import { chooseFormats, knownSize, type Target } from './formats.js';
 import { JobSlots } from './job-slots.js';
 import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
-import { onShutdown } from '../shutdown.js';
+import { scopeOf } from '../scope.js';
 import { proxyDial } from './outbound-proxy.js';
 import { metaOf, safeFilename, type ItemMeta, type Produced } from './result-shapes.js';
 import { mediaSettings, type MediaSettings } from './settings.js';
@@ -49,13 +49,10 @@ export class MediaService {
     this.cache.startJanitor(Math.min(this.settings.fileTtlS * 500, 60_000));
     this.tempDir = setup.files.tempDir;
     this.proxy = startEgressProxy(setup.http.guard, setup.config.env.MEDIA_PROXY ? proxyDial(setup.config.env.MEDIA_PROXY) : undefined);
-    // made on the first media call: the engine's close stops it through the shutdown list
-    onShutdown(() => this.close());
   }
 
   /** Stop the egress proxy (its listener and tunnels) and the cache janitor. */
   async close(): Promise<void> {
-    services.delete(this.setup.config);
     this.cache.stopJanitor();
     await (await this.proxy.catch(() => undefined))?.close();
   }
@@ -238,11 +235,7 @@ function produced(file: CachedFile): Produced {
   return { ...stored, meta: stored.meta as ItemMeta, size: file.size, download_url: file.url, expires_at: new Date(file.expiresAt).toISOString() };
 }
 
-const services = new WeakMap<Config, MediaService>();
-
-/** The media service of the engine that `setup` belongs to (one per Config). */
+/** The media service of the engine that `setup` belongs to, made on its first media call and stopped with the engine (engine/scope.ts). */
 export function mediaService(setup: Pick<AdapterSetup, 'config' | 'files' | 'http'>): MediaService {
-  let service = services.get(setup.config);
-  if (!service) services.set(setup.config, (service = new MediaService(setup)));
-  return service;
+  return scopeOf(setup.config).own('media', () => new MediaService(setup), { close: (service) => service.close() });
 }

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { poolStats } from '../workers/pool-stats.js';
+import type { EngineScope } from '../scope.js';
 
 /** How an upstream call ended: an answer used, an error (status, network, size), or its deadline. */
 export type UpstreamOutcome = 'ok' | 'error' | 'timeout';
@@ -49,7 +49,7 @@ export class EngineMetrics {
     registers: [this.registry],
   });
 
-  constructor() {
+  constructor(scope?: EngineScope) {
     new Gauge({
       name: 'manifold_pool_tasks',
       help: 'Tasks in the worker pools (render: effects; cpu: code handlers), running (active) or waiting (queued); a pool not yet started reports nothing',
@@ -57,7 +57,7 @@ export class EngineMetrics {
       registers: [this.registry],
       collect() {
         this.reset();
-        for (const [pool, stats] of poolStats()) {
+        for (const [pool, stats] of scope?.poolStats() ?? []) {
           this.set({ pool, state: 'active' }, stats.active);
           this.set({ pool, state: 'queued' }, stats.queued);
         }

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { Worker } from 'tesseract.js';
 import { abortable } from '../abortable.js';
-import { onShutdown } from '../shutdown.js';
+import type { Config } from '../config.js';
+import { scopeOf } from '../scope.js';
 
 /**
  * Tesseract (tesseract.js: the C++ engine compiled to WebAssembly, running in its own
@@ -97,10 +98,12 @@ interface Warm {
   busy: number;
 }
 
-const workers = new Map<string, Warm>();
-let hooked = false;
+/** The warm workers of one engine, by language (engine/scope.ts: stopped with the engine). */
+type Workers = Map<string, Warm>;
 
-async function closeAll(): Promise<void> {
+const workersOf = (config: Config | undefined): Workers => scopeOf(config).own('ocr', (): Workers => new Map(), { close: closeAll });
+
+async function closeAll(workers: Workers): Promise<void> {
   const all = [...workers.values()];
   workers.clear();
   await Promise.allSettled(
@@ -111,16 +114,9 @@ async function closeAll(): Promise<void> {
   );
 }
 
-function warmWorker(code: string, data: LanguageData): Warm {
+function warmWorker(workers: Workers, code: string, data: LanguageData): Warm {
   let warm = workers.get(code);
   if (!warm) {
-    if (!hooked) {
-      hooked = true;
-      onShutdown(async () => {
-        hooked = false;
-        await closeAll();
-      });
-    }
     const worker = import('tesseract.js').then(({ createWorker }) =>
       // cacheMethod none: the data comes from the package, nothing is written to the working directory
       createWorker(code, 1, { langPath: data.langPath, gzip: data.gzip, cacheMethod: 'none' }),
@@ -133,7 +129,7 @@ function warmWorker(code: string, data: LanguageData): Warm {
   return warm;
 }
 
-function release(code: string, warm: Warm): void {
+function release(workers: Workers, code: string, warm: Warm): void {
   warm.busy--;
   if (warm.busy > 0 || workers.get(code) !== warm) return;
   warm.idle = setTimeout(() => {
@@ -150,10 +146,11 @@ function release(code: string, warm: Warm): void {
  * started finishes in the worker (Tesseract cannot stop mid-page), which is why the
  * caller bounds the image's size.
  */
-export async function recognize(image: Buffer, code: string, signal: AbortSignal): Promise<OcrResult> {
+export async function recognize(image: Buffer, code: string, signal: AbortSignal, config?: Config): Promise<OcrResult> {
   const data = dataPackage(code);
   if (!data) throw new Error(`no tesseract.js data package for ${code}`);
-  const warm = warmWorker(code, data);
+  const workers = workersOf(config);
+  const warm = warmWorker(workers, code, data);
   warm.busy++;
   try {
     const job = warm.worker.then((worker) => worker.recognize(image, {}, { text: true, blocks: true }));
@@ -169,6 +166,6 @@ export async function recognize(image: Buffer, code: string, signal: AbortSignal
     }
     return { text: page.text.trim(), lines, confidence: Math.round(page.confidence) };
   } finally {
-    release(code, warm);
+    release(workers, code, warm);
   }
 }

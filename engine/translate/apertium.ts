@@ -4,7 +4,7 @@ import { upstreamError } from '../errors.js';
 import { upstreamStatusOf, type HttpClient } from '../http/client.js';
 import { startTool, type Tool } from '../media/child.js';
 import { binaryPath } from '../registry.js';
-import { onShutdown } from '../shutdown.js';
+import { scopeOf } from '../scope.js';
 
 /**
  * Apertium, the rule-based translator, served by its own HTTP server (apertium-apy) run
@@ -146,18 +146,7 @@ function freePort(): Promise<number> {
   });
 }
 
-const servers = new WeakMap<Config, ApertiumServer>();
-
-/** The Apertium server of the engine whose config this is (one per engine, closed on shutdown). */
+/** The Apertium server of the engine whose config this is (one per engine, stopped with it: engine/scope.ts). */
 export function apertiumFor(config: Config, http: HttpClient): ApertiumServer {
-  let server = servers.get(config);
-  if (!server) {
-    const created = new ApertiumServer(config.env, http);
-    servers.set(config, (server = created));
-    onShutdown(async () => {
-      servers.delete(config);
-      await created.close();
-    });
-  }
-  return server;
+  return scopeOf(config).own('apertium', () => new ApertiumServer(config.env, http), { close: (server) => server.close() });
 }

@@ -3,11 +3,13 @@ import t from 'tap';
 import { code } from '../../engine/adapters/code.js';
 import { checkAdapterConfig } from '../../engine/registry.js';
 import { handlerFile } from '../../engine/handlers/load.js';
-import { closeCpuPool } from '../../engine/handlers/cpu-pool.js';
+import { closeScopeOf } from '../../engine/scope.js';
 import type { AdapterSetup, Call } from '../../engine/adapters/types.js';
 import type { Endpoint } from '../../engine/manifest/types.js';
 
-t.teardown(closeCpuPool);
+/** One configuration for every setup here: its engine scope holds the one code pool, closed at the end. */
+const config = { env: {} };
+t.teardown(() => closeScopeOf(config));
 
 const endpoint = (extra: Partial<Endpoint> = {}) =>
   ({
@@ -22,7 +24,7 @@ const call = (params: Record<string, unknown>) => ({ params, signal: new AbortCo
 const setup = (extra: Partial<Endpoint> = {}) =>
   ({
     endpoint: endpoint({ cost: 'cpu', ...extra }),
-    config: { env: {} },
+    config,
     files: { put: async (data: Buffer) => ({ url: `http://files/${data.length}`, size: data.length, sha256: 'h' }) },
   }) as unknown as AdapterSetup;
 

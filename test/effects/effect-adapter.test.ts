@@ -3,7 +3,7 @@ import t from 'tap';
 import sharp from 'sharp';
 import { effect } from '../../engine/adapters/effect.js';
 import { photoOp } from '../../engine/effects/photo-op.js';
-import { closeRenderPool } from '../../engine/effects/shared.js';
+import { closeScopeOf } from '../../engine/scope.js';
 import { RenderPool } from '../../engine/effects/render-pool.js';
 import { loadTemplates } from '../../engine/effects/templates.js';
 import { ApiError } from '../../engine/errors.js';
@@ -14,7 +14,9 @@ const manifestDir = path.resolve(import.meta.dirname, '../../endpoints/effects')
 const templates = loadTemplates();
 /** The effect config of a template's endpoint (its family item). */
 const configOf = (slug: string) => ({ template: templates.get(slug)!.template });
-t.teardown(closeRenderPool);
+/** One configuration for every fake setup: they share its engine scope (one render pool), closed at the end. */
+const config = { env: {} };
+t.teardown(() => closeScopeOf(config));
 
 /** A setup whose file store records what it was given and whose HTTP client serves one photo. */
 function fakeSetup(photo = testPhoto()) {
@@ -22,7 +24,7 @@ function fakeSetup(photo = testPhoto()) {
   const fetched: string[] = [];
   const setup = {
     manifestDir,
-    config: { env: {} },
+    config,
     files: {
       put: async (data: Buffer, { ext }: { ext: string }) => {
         stored.push({ data, ext });

@@ -7,7 +7,6 @@ import fs from 'node:fs';
 import t from 'tap';
 import sharp from 'sharp';
 import { chromium } from 'playwright-core';
-import { closeRenderPool } from '../../engine/effects/shared.js';
 import { serve } from '../support/serve.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -15,10 +14,8 @@ const CHROMIUM = '/usr/bin/chromium';
 const served = await serve({});
 const base = served.url;
 const total = served.engine.registry.routes.filter((r) => r.endpoint.adapter.kind === 'effect').length;
-t.teardown(async () => {
-  await served.close();
-  await closeRenderPool();
-});
+// the engine's close stops its render pool (engine/scope.ts)
+t.teardown(() => served.close());
 
 t.test('previews are images; unknown templates 404', async (t) => {
   const res = await fetch(`${base}/gallery/preview/galaxy.webp`);

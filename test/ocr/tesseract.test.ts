@@ -3,10 +3,10 @@ import path from 'node:path';
 import t from 'tap';
 import sharp from 'sharp';
 import { installedLanguages, recognize, tesseractCode } from '../../engine/ocr/tesseract.js';
-import { shutdownAll } from '../../engine/shutdown.js';
+import { closeDetachedScope } from '../../engine/scope.js';
 
 const note = fs.readFileSync(path.resolve(import.meta.dirname, '../../endpoints/tools/fixtures/ocr-note.jpg'));
-t.teardown(shutdownAll);
+t.teardown(closeDetachedScope);
 
 t.test('languages: English ships; two-letter codes map to Tesseract codes', async (t) => {
   t.ok(installedLanguages().includes('eng'));
@@ -28,7 +28,7 @@ t.test('reads a note, line by line, on a warm worker; a closed worker is started
     '<svg xmlns="http://www.w3.org/2000/svg" width="520" height="120"><rect width="100%" height="100%" fill="#000"/><text x="20" y="75" font-family="DejaVu Sans" font-size="40" fill="#fff">Warm worker 2</text></svg>';
   const second = await recognize(await sharp(Buffer.from(svg)).png().toBuffer(), 'eng', new AbortController().signal);
   t.equal(second.text, 'Warm worker 2');
-  await shutdownAll();
+  await closeDetachedScope();
   const again = await recognize(note, 'eng', new AbortController().signal);
   t.match(again.text, /^Manifold OCR fixture/);
 });

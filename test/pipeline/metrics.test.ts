@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { serve, TEST_KEY } from '../support/serve.js';
 import { testEndpoints } from '../engine/test-endpoints.js';
-import { registerPoolStats, unregisterPoolStats } from '../../engine/workers/pool-stats.js';
 
 // a local upstream: /count answers JSON, /slow fails with 500 for q=fail and answers too late for q=late
 const upstreamServer = http.createServer((req, res) => {
@@ -89,8 +88,8 @@ t.test('scrapes are counted under the built-in route', async (t) => {
 
 t.test('worker pools report running and waiting tasks once started', async (t) => {
   t.notMatch((await scrape()).text, /manifold_pool_tasks\{pool="probe"/);
-  registerPoolStats('probe', () => ({ active: 2, queued: 5 }));
-  t.teardown(() => unregisterPoolStats('probe'));
+  served.engine.scope.own('probe', () => ({}), { stats: () => ({ active: 2, queued: 5 }) });
+  t.teardown(() => served.engine.scope.release('probe'));
   const { text } = await scrape();
   t.equal(sample(text, 'manifold_pool_tasks', { pool: 'probe', state: 'active' }), 2);
   t.equal(sample(text, 'manifold_pool_tasks', { pool: 'probe', state: 'queued' }), 5);

@@ -11,7 +11,7 @@ import { liveChildren } from '../../engine/media/child.js';
 import { apertiumFor } from '../../engine/translate/apertium.js';
 import { describePairs, detectSource, findPair, sourcesInto } from '../../engine/translate/apertium-pairs.js';
 import { parseLanguage } from '../../engine/translate/languages.js';
-import { shutdownAll } from '../../engine/shutdown.js';
+import { scopeOf } from '../../engine/scope.js';
 import { ENDPOINTS_DIR } from '../../engine/app.js';
 import { loadEndpoints } from '../../engine/manifest/load.js';
 import { serve, TEST_KEY } from '../support/serve.js';
@@ -21,7 +21,7 @@ const config = loadConfig({ PATH: process.env.PATH!, DATA_DIR: '/tmp/manifold-ap
 const http = createHttpClient(config);
 const server = apertiumFor(config, http);
 const signal = new AbortController().signal;
-t.teardown(shutdownAll);
+t.teardown(() => scopeOf(config).close());
 
 /** Pids in the process group led by `pid` (APY and its pipelines). */
 const group = (pid: number): number[] =>

@@ -1,0 +1,71 @@
+/**
+ * Two engines in one process share no pool or child: each starts its own on first use,
+ * in its own scope (engine/scope.ts), and closing one stops what it started while the
+ * other keeps serving.
+ */
+import path from 'node:path';
+import t from 'tap';
+import { ENDPOINTS_DIR } from '../../engine/app.js';
+import { loadEndpoints } from '../../engine/manifest/load.js';
+import { cpuPool } from '../../engine/handlers/cpu-pool.js';
+import { EngineScope } from '../../engine/scope.js';
+import { serve, TEST_KEY } from '../support/serve.js';
+
+const endpoints = loadEndpoints(path.join(ENDPOINTS_DIR, 'tools')).filter((e) => e.path === '/api/tools/wordcount');
+
+const wordcount = (url: string) =>
+  fetch(`${url}/api/tools/wordcount`, {
+    method: 'POST',
+    headers: { 'X-API-Key': TEST_KEY, 'content-type': 'application/json' },
+    body: JSON.stringify({ text: 'two words' }),
+  }).then(async (r) => ({ status: r.status, body: await r.json() }));
+
+t.test('each engine runs its own code pool; closing one closes its pool only', async (t) => {
+  const [a, b] = await Promise.all([serve({}, { endpoints }), serve({}, { endpoints })]);
+  t.teardown(() => b.close());
+  t.match(await wordcount(a.url), { status: 200, body: { result: { words: 2 } } });
+  t.match(await wordcount(b.url), { status: 200, body: { result: { words: 2 } } });
+  t.ok(a.engine.scope.has('cpu') && b.engine.scope.has('cpu'), 'both started a pool on first use');
+  const poolA = cpuPool(a.engine.config);
+  t.not(poolA, cpuPool(b.engine.config), 'not the same pool');
+  t.same(
+    a.engine.scope.poolStats().map(([name]) => name),
+    ['cpu'],
+    "/metrics of a reports a's pool",
+  );
+
+  await a.close();
+  t.notOk(a.engine.scope.has('cpu'), "a's pool is gone with a");
+  // the BoundedPool's piscina: its worker threads are stopped
+  t.equal((poolA as unknown as { pool: { threads: unknown[] } }).pool.threads.length, 0, "a's worker threads are stopped");
+  t.match(await wordcount(b.url), { status: 200, body: { result: { words: 2 } } }, 'b still serves on its own pool');
+  t.ok(b.engine.scope.has('cpu'));
+});
+
+t.test('a scope closes everything it started, once, and a failing close does not keep the others open', async (t) => {
+  const scope = new EngineScope();
+  const closed: string[] = [];
+  scope.own('one', () => 1, { close: async () => void closed.push('one') });
+  scope.own('two', () => 2, {
+    close: async () => {
+      closed.push('two');
+      throw new Error('stuck');
+    },
+  });
+  scope.own('three', () => 3, { close: async () => void closed.push('three') });
+  t.equal(
+    scope.own('one', () => 99),
+    1,
+    'made once',
+  );
+  await scope.close();
+  t.same(closed.sort(), ['one', 'three', 'two']);
+  t.notOk(scope.has('one'));
+  await scope.close();
+  t.equal(closed.length, 3, 'nothing closed twice');
+  t.equal(
+    scope.own('one', () => 4),
+    4,
+    'a resource used again after close is made anew',
+  );
+});
