@@ -10,7 +10,7 @@ export interface YoutubeVideo {
   /** The same link as `thumbnail`: some clients read `image`. */
   image: string;
   author: { name?: string; url?: string };
-  /** Length as on YouTube's player, `m:ss` or `h:mm:ss` (absent for live streams and from the Data API). */
+  /** Length as YouTube shows it on the thumbnail: `m:ss`, `h:mm:ss`, or `LIVE` for a live stream (absent when unknown). */
   timestamp?: string;
   /** Length in seconds. */
   seconds?: number;
@@ -28,6 +28,20 @@ export function clock(seconds: number): string {
   const m = Math.floor((total % 3600) / 60);
   const s = String(total % 60).padStart(2, '0');
   return h ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+/** An ISO 8601 duration as the Data API writes it (`PT1H0M22S`, `P1DT2H`; `P0D` for a live stream) in seconds; undefined when zero or unreadable. */
+export function isoSeconds(iso: string | undefined): number | undefined {
+  const m = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/.exec(iso ?? '');
+  if (!m) return undefined;
+  const [days, hours, minutes, seconds] = m.slice(1).map((v) => Number(v ?? 0));
+  return ((days * 24 + hours) * 60 + minutes) * 60 + seconds || undefined;
+}
+
+/** `timestamp` and `seconds` of a video: its clock, or `LIVE` (no length) while it streams. */
+export function lengthFields(seconds: number | undefined, live: boolean): Pick<YoutubeVideo, 'timestamp' | 'seconds'> {
+  if (live) return { timestamp: 'LIVE' };
+  return seconds ? { timestamp: clock(seconds), seconds } : {};
 }
 
 /** The largest thumbnail yt-dlp lists (they come smallest first), else the one every video has. */
@@ -61,8 +75,7 @@ export function videosFromYtdlp(entries: YtInfo[]): YoutubeVideo[] {
         thumbnail,
         image: thumbnail,
         author: { name: text(e.channel) ?? text(e.uploader), url: text(e.channel_url) ?? text(e.uploader_url) },
-        timestamp: seconds === undefined || live ? undefined : clock(seconds),
-        seconds: live ? undefined : seconds,
+        ...lengthFields(seconds, live),
         views: count(e.view_count) ?? count(e.concurrent_view_count),
         live,
       };

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { ENDPOINTS_DIR } from '../../engine/app.js';
 import { loadEndpoints } from '../../engine/manifest/load.js';
-import { clock } from '../../engine/media/youtube-search.js';
+import { clock, isoSeconds } from '../../engine/media/youtube-search.js';
 import { missingAny } from '../../engine/registry.js';
 import { serve, TEST_KEY, type Served } from '../support/serve.js';
 
@@ -41,9 +41,12 @@ const dataApi = http.createServer((req, res) => {
     id: { kind: 'youtube#video', videoId: 'lTRiuFIWV54' },
     snippet: { title: 'From the Data API', channelTitle: 'Lofi Girl', channelId: 'UCSJ4gkVC6NrvII8umztf0Ow' },
   };
-  res
-    .writeHead(200, { 'content-type': 'application/json' })
-    .end(JSON.stringify({ kind: 'youtube#searchListResponse', items: url.searchParams.get('key') ? [item] : [] }));
+  const details = { kind: 'youtube#video', id: 'lTRiuFIWV54', contentDetails: { duration: 'PT3M5S' }, statistics: { viewCount: '77' } };
+  const answer =
+    url.pathname === '/videos'
+      ? { kind: 'youtube#videoListResponse', items: [details] }
+      : { kind: 'youtube#searchListResponse', items: url.searchParams.get('key') ? [item] : [] };
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
 });
 await new Promise<void>((resolve) => dataApi.listen(0, '127.0.0.1', resolve));
 const dataApiUrl = `http://127.0.0.1:${(dataApi.address() as AddressInfo).port}`;
@@ -93,8 +96,8 @@ t.test('without a key: yt-dlp search, its entries as the fields clients read', a
     live: false,
   });
   t.equal(video.image, video.thumbnail, 'image is the thumbnail, for clients that read image');
-  t.match(live, { live: true, views: 31542, author: { name: 'Lofi Girl' } });
-  t.notOk('timestamp' in live, 'a live stream has no length');
+  t.match(live, { live: true, views: 31542, author: { name: 'Lofi Girl' }, timestamp: 'LIVE' });
+  t.notOk('seconds' in live, 'a live stream has no length');
   t.match(short, { url: 'https://www.youtube.com/shorts/Zk3q6Jx1a7M', timestamp: '0:41', views: 1204 });
 });
 
@@ -110,7 +113,7 @@ t.test('with a key: the Data API answers and yt-dlp is not run', async (t) => {
   const served = await start({ YTDLP_PATH: fake, YOUTUBE_API_KEY: 'k', YOUTUBE_API_URL: dataApiUrl });
   const { status, body } = await search(served, '/api/search/youtube', { q: 'lofi' });
   t.equal(status, 200);
-  t.match(body.result, [{ videoId: 'lTRiuFIWV54', title: 'From the Data API', author: { name: 'Lofi Girl' } }]);
+  t.match(body.result, [{ videoId: 'lTRiuFIWV54', title: 'From the Data API', author: { name: 'Lofi Girl' }, timestamp: '3:05', seconds: 185, views: 77 }]);
   t.equal(runs().length, before, 'no yt-dlp run');
 });
 
@@ -140,6 +143,16 @@ t.test('requires.anyOf: one complete alternative is enough', async (t) => {
     'set A and B or set C and install yt-dlp (B not set; yt-dlp not installed)',
     'an alternative counts only when complete',
   );
+});
+
+t.test("the Data API's ISO 8601 durations", async (t) => {
+  t.equal(isoSeconds('PT1H0M22S'), 3622);
+  t.equal(isoSeconds('PT4M13S'), 253);
+  t.equal(isoSeconds('PT45S'), 45);
+  t.equal(isoSeconds('P1DT2H'), 93600);
+  t.equal(isoSeconds('P0D'), undefined, 'a live stream');
+  t.equal(isoSeconds('soon'), undefined);
+  t.equal(isoSeconds(undefined), undefined);
 });
 
 t.test('durations as a player clock', async (t) => {

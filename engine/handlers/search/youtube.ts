@@ -3,7 +3,7 @@ import type { AdapterSetup, Call } from '../../adapters/types.js';
 import { upstreamError } from '../../errors.js';
 import { compileMapping, type Expression, type Mapping } from '../../mapping.js';
 import { mediaService } from '../../media/service.js';
-import { videosFromYtdlp, type YoutubeVideo } from '../../media/youtube-search.js';
+import { isoSeconds, lengthFields, videosFromYtdlp, type YoutubeVideo } from '../../media/youtube-search.js';
 import { handler } from '../types.js';
 
 /**
@@ -14,7 +14,12 @@ import { handler } from '../types.js';
  * endpoint unavailable only when neither is there. The Data API's answer goes through
  * the named mapping the manifest passes (`options.dataApi`); it sends titles
  * HTML-escaped (`World&#39;s best`), and they are decoded, as yt-dlp's already are.
+ * search.list has no lengths or view counts: one videos.list call for all the hits
+ * (1 quota unit, against search's 100) adds them, so both sources answer the same fields.
  */
+interface VideoList {
+  items?: { id?: string; contentDetails?: { duration?: string }; statistics?: { viewCount?: string } }[];
+}
 const compiled = new WeakMap<object, Mapping>();
 
 const decode = (value: unknown) => (typeof value === 'string' ? he.decode(value) : value);
@@ -28,12 +33,35 @@ async function fromDataApi(setup: AdapterSetup, call: Call, toVideos: Mapping, q
   });
   if (answer?.kind !== 'youtube#searchListResponse') throw upstreamError('youtube-data', 'unexpected response shape');
   const videos = (toVideos(answer) ?? []) as YoutubeVideo[];
-  return videos.map((v) => ({
+  return (await withDetails(setup, call, videos)).map((v) => ({
     ...v,
     title: decode(v.title) as string,
     description: decode(v.description) as string,
     author: { ...v.author, name: decode(v.author?.name) as string },
   }));
+}
+
+/** Lengths (`timestamp`, `seconds`) and `views` from videos.list; without them when that call fails, since the search itself answered. */
+async function withDetails(setup: AdapterSetup, call: Call, videos: YoutubeVideo[]): Promise<YoutubeVideo[]> {
+  if (!videos.length) return videos;
+  let details: VideoList;
+  try {
+    details = await setup.upstreams.call<VideoList>('youtube-data', {
+      path: '/videos',
+      query: { part: 'contentDetails,statistics', id: videos.map((v) => v.videoId).join(',') },
+      limitMs: setup.endpoint.limits.timeoutMs,
+      signal: call.signal,
+    });
+  } catch (error) {
+    if (call.signal.aborted) throw error;
+    return videos.map((v) => ({ ...v, ...lengthFields(undefined, v.live) }));
+  }
+  const byId = new Map((details?.items ?? []).map((item) => [item.id, item]));
+  return videos.map((v) => {
+    const item = byId.get(v.videoId);
+    const views = Number(item?.statistics?.viewCount ?? NaN);
+    return { ...v, ...lengthFields(isoSeconds(item?.contentDetails?.duration), v.live), ...(Number.isSafeInteger(views) && { views }) };
+  });
 }
 
 export default handler<{ q: string; limit: number }>(async ({ params, options, call, setup }) => {
