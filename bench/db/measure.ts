@@ -23,16 +23,27 @@ export async function measure(label: string, n: number, run: () => Promise<unkno
   );
 }
 
+/** Teardowns for what a bench starts (PostgreSQL, Redis, engine processes), run in reverse at the end. */
+export function benchLifecycle() {
+  const teardowns: (() => unknown)[] = [];
+  return {
+    teardown: (fn: () => unknown) => void teardowns.push(fn),
+    async end() {
+      for (const fn of teardowns.reverse()) await fn();
+    },
+  };
+}
+
 /** `bench` on a new SQLite database, then on a new PostgreSQL one; it closes each database it is given. */
 export async function onEachDialect(bench: (name: string, db: Database) => Promise<void>): Promise<void> {
-  const teardowns: (() => unknown)[] = [];
+  const life = benchLifecycle();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'manifold-bench-db-'));
   try {
     await bench('sqlite', openDatabase({ file: path.join(dir, 'manifold.db') }));
-    const postgres = await startPostgres({ teardown: (fn) => void teardowns.push(fn) });
+    const postgres = await startPostgres(life);
     await bench('postgres', openDatabase({ url: await postgres.newDatabase() }));
   } finally {
-    for (const fn of teardowns.reverse()) await fn();
+    await life.end();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
