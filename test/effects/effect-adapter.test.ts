@@ -9,6 +9,7 @@ import { loadTemplates } from '../../engine/effects/templates.js';
 import { ApiError } from '../../engine/errors.js';
 import type { AdapterSetup, Call } from '../../engine/adapters/types.js';
 import { testPhoto } from './support.js';
+import { adapterCall } from '../support/adapter-call.js';
 
 const manifestDir = path.resolve(import.meta.dirname, '../../endpoints/effects');
 const templates = loadTemplates();
@@ -40,13 +41,7 @@ function fakeSetup(photo = testPhoto()) {
   } as unknown as AdapterSetup;
   return { setup, stored, fetched };
 }
-const call = (params: Record<string, unknown>): Call => ({
-  params,
-  signal: new AbortController().signal,
-  baseUrl: 'http://api.test',
-  requestId: 'r1',
-  caller: { keyId: 'test', tier: 'test' },
-});
+const call = adapterCall;
 
 t.test('default answer: a hosted image URL in the result', async (t) => {
   const { setup, stored } = fakeSetup();

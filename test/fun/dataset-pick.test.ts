@@ -9,6 +9,7 @@ import path from 'node:path';
 import t from 'tap';
 import { dataset } from '../../engine/adapters/dataset.js';
 import type { AdapterSetup, Call } from '../../engine/adapters/types.js';
+import { adapterCall } from '../support/adapter-call.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'manifold-dataset-'));
 t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -17,13 +18,7 @@ fs.writeFileSync(
   ['- { slug: epl, region: Europe }', '- { slug: mls, region: Americas }', '- { slug: laliga, region: Europe }'].join('\n'),
 );
 const setup = { manifestDir: dir, config: { env: {} } } as unknown as AdapterSetup;
-const call = (params: Record<string, unknown>): Call => ({
-  params,
-  signal: new AbortController().signal,
-  baseUrl: 'http://api.test',
-  requestId: 'r1',
-  caller: { keyId: 'test', tier: 'test' },
-});
+const call = adapterCall;
 
 t.test('pick: all returns every matching item in file order, mapped as a list', async (t) => {
   const handler = await dataset.create({ file: 'leagues.yaml', pick: 'all', filter: { region: 'region' }, result: '[].slug' }, setup);

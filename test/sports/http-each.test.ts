@@ -9,6 +9,7 @@ import { ApiError, upstreamError } from '../../engine/errors.js';
 import { UpstreamRegistry } from '../../engine/upstreams.js';
 import type { HttpClient } from '../../engine/http/client.js';
 import type { AdapterSetup, Call } from '../../engine/adapters/types.js';
+import { adapterCall } from '../support/adapter-call.js';
 
 /** Answers by URL path; a path mapped to an Error fails with it. */
 function fakeSetup(answers: Record<string, unknown>) {
@@ -32,13 +33,7 @@ function fakeSetup(answers: Record<string, unknown>) {
   } as unknown as AdapterSetup;
   return { setup, asked };
 }
-const call = (params: Record<string, unknown>): Call => ({
-  params,
-  signal: new AbortController().signal,
-  baseUrl: 'http://api.test',
-  requestId: 'r1',
-  caller: { keyId: 'test', tier: 'test' },
-});
+const call = adapterCall;
 
 const fanOut = {
   providers: [
