@@ -1,5 +1,7 @@
 import t, { type Test } from 'tap';
-import { jobWhenDone, startSite } from '../jobs/site.js';
+import nodemailer from 'nodemailer';
+import { jobWhenDone, startReceiver, startSite } from '../jobs/site.js';
+import { freePort } from '../support/free-port.js';
 import { ADMIN_TOKEN, TEST_KEY, startEngine, startServices, type EngineProcess, type Services } from './fleet.js';
 
 /**
@@ -11,14 +13,26 @@ import { ADMIN_TOKEN, TEST_KEY, startEngine, startServices, type EngineProcess, 
  */
 const RPM = 10;
 const PUBLIC_BASE_URL = 'http://manifold.fleet.test';
-const services = await startServices(t, { PERSONAL_KEY_RPM: String(RPM), TEST_KEY_RPM: '1000000', TEST_KEY_MAX_JOBS: '5' });
+const WEBHOOK_SECRET = 'fleet-webhook-secret';
+const MAIL_DOMAIN = 'mail.fleet.test';
+const services = await startServices(t, {
+  PERSONAL_KEY_RPM: String(RPM),
+  TEST_KEY_RPM: '1000000',
+  TEST_KEY_MAX_JOBS: '5',
+  WEBHOOK_SECRET,
+  WEBHOOK_BACKOFF_MS: '200',
+  MAIL_DOMAIN,
+});
 if ('missing' in services) t.plan(0, `needs PostgreSQL and Redis: ${services.missing}`);
 else await fleet(services);
 
 async function fleet({ env, s3 }: Services) {
   // one public address for all, as behind the host's proxy: links name it, not the instance that made them
-  const start = (role: 'api' | 'worker') => startEngine(t, env, role, PUBLIC_BASE_URL);
-  const [api1, api2, worker] = await Promise.all([start('api'), start('api'), start('worker')]);
+  // each api instance receives temp mail on its own SMTP port, as each host would on port 25
+  const smtpPorts = [await freePort(), await freePort()];
+  const start = (role: 'api' | 'worker', smtpPort?: number) => startEngine(t, smtpPort ? { ...env, SMTP_PORT: String(smtpPort) } : env, role, PUBLIC_BASE_URL);
+  const [api1, api2] = await Promise.all([start('api', smtpPorts[0]), start('api', smtpPorts[1])]);
+  let worker = await start('worker');
   // a job's page: 12 images, each answered after 300 ms, so the job runs long enough to be seen in progress
   const site = await startSite(t, { assets: 12, delayMs: 300 });
   const target = encodeURIComponent(site);
@@ -160,6 +174,54 @@ async function fleet({ env, s3 }: Services) {
     t.equal(bodies[0].length, job.result.size);
     t.ok(bodies[0].equals(bodies[1]), 'the same bytes through both');
     t.equal(bodies[0].subarray(0, 2).toString(), 'PK', 'a ZIP');
+  });
+
+  t.test('a temp-mail address made on api1 receives mail through api2 and reads it on both', async (t) => {
+    const box = (await call(api1, '/api/tempmail/generate')).body.result;
+    t.match(box.email, new RegExp(`@${MAIL_DOMAIN.replace(/\./g, '\\.')}$`));
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtpPorts[1], secure: false, ignoreTLS: true });
+    await transport.sendMail({ from: 'ada@example.com', to: box.email, subject: 'across the fleet', text: 'delivered to api2' });
+    for (const instance of [api1, api2]) {
+      const inbox = (await call(instance, `/api/tempmail/inbox?email=${encodeURIComponent(box.email)}`)).body.result;
+      t.match(inbox, [{ subject: 'across the fleet' }], `${instance === api1 ? 'api1' : 'api2'} lists the message`);
+    }
+  });
+
+  t.test('a file uploaded to api2 is served by api1', async (t) => {
+    const form = new FormData();
+    const bytes = Buffer.from(`fleet upload ${Date.now()}\n`);
+    form.append('file', new Blob([bytes], { type: 'text/plain' }), 'note.txt');
+    const uploaded = await call(api2, '/api/tools/upload', { method: 'POST', body: form });
+    t.equal(uploaded.status, 200);
+    const name = new URL(uploaded.body.result.url).pathname;
+    const served = await fetch(`${api1.url}${name}`);
+    t.equal(served.status, 200);
+    t.ok(Buffer.from(await served.arrayBuffer()).equals(bytes), 'the same bytes');
+  });
+
+  t.test('a job waits while no worker runs and completes when one starts; its webhook arrives signed', async (t) => {
+    await worker.stop('SIGTERM');
+    const receiver = await startReceiver(t, WEBHOOK_SECRET);
+    const accepted = await call(api2, `/api/tools/web2zip?url=${target}&async=true&n=3&callback_url=${encodeURIComponent(receiver.url)}`);
+    t.equal(accepted.status, 202);
+    const id = accepted.body.result.job_id;
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    t.match((await call(api1, `/api/jobs/${id}`)).body.result, { status: 'queued', progress: 0 }, 'no worker: it waits');
+    worker = await start('worker');
+    t.match(await jobWhenDone(api1.url, id, TEST_KEY, 30_000), { status: 'completed', progress: 100 });
+    const [delivery] = await receiver.received(1);
+    t.ok(delivery!.valid, 'signed with WEBHOOK_SECRET');
+    t.match(JSON.parse(delivery!.body), { job_id: id, status: 'completed' });
+  });
+
+  t.test('/metrics of each api instance counts the requests it answered', async (t) => {
+    for (const instance of [api1, api2]) {
+      const text = await (await fetch(`${instance.url}/metrics`)).text();
+      const line = text
+        .split('\n')
+        .find((l) => l.startsWith('manifold_http_requests_total{') && l.includes('endpoint="/api/fun/quote"') && l.includes('status="200"'));
+      t.ok(line && Number(line.split(' ').pop()) >= 5, `${instance === api1 ? 'api1' : 'api2'}: ${line}`);
+    }
   });
 
   t.test('a job submitted on api1 survives api1 being killed (SIGKILL) and is read back on api2', async (t) => {
