@@ -1,5 +1,5 @@
 /**
- * The fleet on one machine: requests/s and latency of a cheap endpoint through one vs two
+ * The fleet on one machine: requests/s and latency of a cheap endpoint and of a render endpoint through one vs two
  * API processes, and job throughput with one vs two workers, all on one PostgreSQL, Redis
  * and S3 bucket (s3rver), processes started as `npm start` starts them (test/fleet/fleet.ts).
  * Writes bench/fleet/RESULTS.md.
@@ -21,6 +21,14 @@ const SECONDS = Number(process.env.SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
 const JOBS = Number(process.env.JOBS ?? 100);
 const PATH = '/api/fun/quote';
+// a render endpoint (Skia in the render pool, the image put in S3): every request a new text, so none is a cache hit
+const RENDER = '/api/photooxy/arcade-retro-script';
+let rendered = 0;
+type Target = { label: string; path: string; fresh?: boolean };
+const TARGETS: Target[] = [
+  { label: `GET ${PATH}`, path: PATH },
+  { label: `GET ${RENDER} (512 px, a new text each request)`, path: RENDER, fresh: true },
+];
 const RESULTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'RESULTS.md');
 
 const median = (xs: number[]) => {
@@ -69,12 +77,24 @@ const load = () =>
 const loadAtStart = load();
 
 type Sample = { rps: number; refused: number; p50: number; p99: number; apiCpu: number; servicesCpu: number; requests: number };
-async function http(apis: EngineProcess[], seconds: number): Promise<Sample> {
+async function http(apis: EngineProcess[], seconds: number, target: Target = TARGETS[0]): Promise<Sample> {
   const apiBefore = apis.reduce((s, a) => s + treeCpuUs(a.pid), 0);
   const servicesBefore = servicesCpuUs();
   const result = await autocannon({
     // connections split evenly across the instances, as a round-robin balancer would (autocannon takes an array; its types say string)
-    url: apis.map((a) => `${a.url}${PATH}`) as unknown as string,
+    url: apis.map((a) => `${a.url}${target.path}`) as unknown as string,
+    ...(target.fresh
+      ? {
+          requests: [
+            {
+              setupRequest: (request: autocannon.Request) => ({
+                ...request,
+                path: `${target.path}?text1=R${rendered++}-${Date.now() % 1e6}&text2=fleet&size=512`,
+              }),
+            },
+          ],
+        }
+      : {}),
     connections: CONNECTIONS,
     duration: seconds,
     headers: { 'X-API-Key': TEST_KEY },
@@ -160,21 +180,27 @@ async function jobs(): Promise<JobSample> {
 }
 
 console.log(`warm-up (2 s each)…`);
-await http([api1], 2);
-await http([api1, api2], 2);
+for (const target of TARGETS) {
+  await http([api1], 2, target);
+  await http([api1, api2], 2, target);
+}
 await jobs();
 
-const one: Sample[] = [];
-const two: Sample[] = [];
-for (let round = 0; round < ROUNDS; round++) {
-  // alternate the order, so neither configuration always runs on the warmer machine
-  const order = round % 2 ? ([two, one] as const) : ([one, two] as const);
-  for (const samples of order) {
-    const sample = await http(samples === one ? [api1] : [api1, api2], SECONDS);
-    samples.push(sample);
-    console.log(
-      `round ${round + 1}, ${samples === one ? '1 API instance ' : '2 API instances'}: ${Math.round(sample.rps)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms`,
-    );
+const measured = new Map<Target, { one: Sample[]; two: Sample[] }>();
+for (const target of TARGETS) {
+  const one: Sample[] = [];
+  const two: Sample[] = [];
+  measured.set(target, { one, two });
+  for (let round = 0; round < ROUNDS; round++) {
+    // alternate the order, so neither configuration always runs on the warmer machine
+    const order = round % 2 ? ([two, one] as const) : ([one, two] as const);
+    for (const samples of order) {
+      const sample = await http(samples === one ? [api1] : [api1, api2], SECONDS, target);
+      samples.push(sample);
+      console.log(
+        `${target.path}, round ${round + 1}, ${samples === one ? '1 API instance ' : '2 API instances'}: ${Math.round(sample.rps)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms`,
+      );
+    }
   }
 }
 
@@ -200,6 +226,17 @@ const jm = (samples: JobSample[], field: keyof JobSample) => median(samples.map(
 const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(0)}%`;
 const failedSum = (samples: Sample[]) => samples.reduce((sum, s) => sum + s.refused, 0);
 const per = (samples: Sample[]) => samples.map((s) => Math.round(s.rps)).join(', ');
+const httpTable = (
+  target: Target,
+  one: Sample[],
+  two: Sample[],
+) => `| ${target.label} | 2xx requests/s | p50 ms | p99 ms | API CPU µs/request | PostgreSQL + Redis CPU µs/request | 2xx requests/s per round | failed (all rounds) |
+|---|---:|---:|---:|---:|---:|---|---:|
+| 1 API instance | ${Math.round(m(one, 'rps'))} | ${m(one, 'p50')} | ${m(one, 'p99')} | ${Math.round(m(one, 'apiCpu'))} | ${Math.round(m(one, 'servicesCpu'))} | ${per(one)} | ${failedSum(one)} |
+| 2 API instances | ${Math.round(m(two, 'rps'))} | ${m(two, 'p50')} | ${m(two, 'p99')} | ${Math.round(m(two, 'apiCpu'))} | ${Math.round(m(two, 'servicesCpu'))} | ${per(two)} | ${failedSum(two)} |
+
+2 vs 1 API instances: ${pct(m(two, 'rps'), m(one, 'rps'))} of the requests/s (median of rounds), median of per-round ratios ${pct(median(one.map((o, i) => two[i].rps / o.rps)), 1)}.
+`;
 const cpu = os.cpus();
 const report = `# Fleet benchmark
 
@@ -207,16 +244,10 @@ Generated by \`npm run bench:fleet\` on ${new Date().toISOString()}.
 
 - Machine: ${cpu[0].model.trim()}, ${cpu.length} cores, shared with other work (load average 1/5/15 min at start ${loadAtStart}, at end ${loadAtEnd}), Node ${process.version}
 - Every process on this machine: PostgreSQL ${env.DATABASE_URL.replace(/.*@/, '')}, redis-server, s3rver (in the bench process), two \`MANIFOLD_ROLE=api\` and one \`MANIFOLD_ROLE=worker\` engine processes started as \`npm start\` starts them, and autocannon (in the bench process)
-- HTTP: \`GET ${PATH}\` with the test key (Redis sliding-window rate limit per request, usage counted and written to PostgreSQL in batches, limit out of reach), autocannon ${CONNECTIONS} connections, ${SECONDS} s per configuration per round, ${ROUNDS} rounds in alternating order (median shown), after a 2 s warm-up; with two instances autocannon spreads its connections evenly over both (what a round-robin balancer does, without a balancer's own cost)
+- HTTP: ${TARGETS.map((t) => `\`${t.label}\``).join(' and ')} with the test key (Redis sliding-window rate limit per request, usage counted and written to PostgreSQL in batches, limit out of reach), autocannon ${CONNECTIONS} connections, ${SECONDS} s per configuration per round, ${ROUNDS} rounds in alternating order (median shown), after a 2 s warm-up; with two instances autocannon spreads its connections evenly over both (what a round-robin balancer does, without a balancer's own cost)
 - Jobs: ${JOBS} \`/api/tools/web2zip\` jobs (\`async=true\`, a local page with 4 images: fetch, ZIP, put in S3, record) submitted through one API instance, 8 at a time; throughput from the first record's creation to the last one's end, read from PostgreSQL; JOBS_CONCURRENCY=2 per worker (the default)
 
-| HTTP | 2xx requests/s | p50 ms | p99 ms | API CPU µs/request | PostgreSQL + Redis CPU µs/request | 2xx requests/s per round | failed (all rounds) |
-|---|---:|---:|---:|---:|---:|---|---:|
-| 1 API instance | ${Math.round(m(one, 'rps'))} | ${m(one, 'p50')} | ${m(one, 'p99')} | ${Math.round(m(one, 'apiCpu'))} | ${Math.round(m(one, 'servicesCpu'))} | ${per(one)} | ${failedSum(one)} |
-| 2 API instances | ${Math.round(m(two, 'rps'))} | ${m(two, 'p50')} | ${m(two, 'p99')} | ${Math.round(m(two, 'apiCpu'))} | ${Math.round(m(two, 'servicesCpu'))} | ${per(two)} | ${failedSum(two)} |
-
-2 vs 1 API instances: ${pct(m(two, 'rps'), m(one, 'rps'))} of the requests/s (median of rounds), median of per-round ratios ${pct(median(one.map((o, i) => two[i].rps / o.rps)), 1)}.
-
+${[...measured].map(([target, { one, two }]) => httpTable(target, one, two)).join('\n')}
 | jobs | jobs/s | median submit → done ms | jobs/s per round |
 |---|---:|---:|---|
 | 1 worker | ${jm(oneWorker, 'jobsPerSecond').toFixed(1)} | ${Math.round(jm(oneWorker, 'medianLatencyMs'))} | ${oneWorker.map((s) => s.jobsPerSecond.toFixed(1)).join(', ')} |
