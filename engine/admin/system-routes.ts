@@ -6,27 +6,14 @@
 import { json } from '../adapters/types.js';
 import { TEST_KEY_ID } from '../auth/authenticate.js';
 import { keyBeforeBody } from '../auth/key-from-request.js';
-import type { KeyStore } from '../auth/key-store.js';
-import type { UsageCounter } from '../db/usage.js';
-import type { DailyQuota } from '../limits/daily-quota.js';
-import type { Config } from '../config.js';
 import { listing } from '../discovery/listing.js';
-import type { Registry } from '../registry.js';
+import type { FeatureContext } from '../features.js';
 import { builtin, type Builtin } from '../pipeline/builtin.js';
 import { diskUsage } from '../storage/create-file-store.js';
 import { ytdlpStatus } from '../media/ytdlp-version.js';
-import type { FileStore } from '../storage/files.js';
 
-export interface SystemDeps {
-  config: Config;
-  registry: Registry;
-  store: KeyStore;
-  usage: UsageCounter;
-  quota: DailyQuota;
-  files: FileStore;
-  /** The whole built-in table, for the listing. */
-  builtins: () => readonly Builtin[];
-}
+/** What the system routes read of the engine: the feature context, less what they never touch. */
+export type SystemDeps = Pick<FeatureContext, 'config' | 'registry' | 'store' | 'usage' | 'quota' | 'files' | 'builtins'>;
 
 export function systemBuiltins(deps: SystemDeps): Builtin[] {
   const { config, registry } = deps;
