@@ -21,6 +21,9 @@ export interface Config {
   /** Requests per UTC day per key of each tier (TEST_KEY_DAILY, PERSONAL_KEY_DAILY); undefined: no daily quota. */
   testKeyDaily?: number;
   personalKeyDaily?: number;
+  /** Unfinished async jobs one key may have, by tier (TEST_KEY_MAX_JOBS, PERSONAL_KEY_MAX_JOBS). */
+  testKeyMaxJobs: number;
+  personalKeyMaxJobs: number;
   redisUrl?: string;
   allowPrivateUrls: boolean;
   uploadMaxBytes: number;
@@ -64,6 +67,14 @@ const int = (value: string | undefined, fallback: number, name: string): number 
   return n;
 };
 
+/** A positive integer, `fallback` when unset. */
+const positiveInt = (value: string | undefined, fallback: number, name: string): number => {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${value}"`);
+  return n;
+};
+
 /** A positive integer, or undefined when unset (a limit that may be absent). */
 const optionalLimit = (value: string | undefined, name: string): number | undefined => {
   if (value === undefined || value === '') return undefined;
@@ -90,6 +101,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     personalKeyRpm: int(env.PERSONAL_KEY_RPM, 300, 'PERSONAL_KEY_RPM'),
     testKeyDaily: optionalLimit(env.TEST_KEY_DAILY, 'TEST_KEY_DAILY'),
     personalKeyDaily: optionalLimit(env.PERSONAL_KEY_DAILY, 'PERSONAL_KEY_DAILY'),
+    testKeyMaxJobs: positiveInt(env.TEST_KEY_MAX_JOBS, 2, 'TEST_KEY_MAX_JOBS'),
+    personalKeyMaxJobs: positiveInt(env.PERSONAL_KEY_MAX_JOBS, 20, 'PERSONAL_KEY_MAX_JOBS'),
     redisUrl: env.REDIS_URL,
     allowPrivateUrls: env.ALLOW_PRIVATE_URLS === '1',
     uploadMaxBytes: int(env.UPLOAD_MAX_BYTES, 104857600, 'UPLOAD_MAX_BYTES'),

@@ -12,7 +12,8 @@ import { outputOf } from './job-output.js';
 import type { JobQueue } from './queue.js';
 import { jobUrl } from './routes.js';
 import { JobRunner, WorkerStopping } from './runner.js';
-import { jobSettings, MAX_JOBS_VARIABLE, type JobSettings } from './settings.js';
+import { jobSettings, type JobSettings } from './settings.js';
+import { maxJobsForTier } from '../auth/tiers.js';
 import { JobStore, type JobRecord } from './store.js';
 import { WebhookSender } from './webhook.js';
 
@@ -74,13 +75,13 @@ export class Jobs {
   /** Record and enqueue a job: refused (429) when the key already has its tier's number of unfinished jobs. */
   async submit({ endpoint, principal, params, callbackUrl }: Submission): Promise<JobRecord> {
     if (callbackUrl !== undefined) await this.deps.http.guard.checkUrl(callbackUrl, 'callback_url');
-    const limit = this.settings.maxPending[principal.tier];
+    const { limit, variable } = maxJobsForTier(this.deps.config, principal.tier);
     const pending = await this.store.pending(principal.keyId);
     if (pending >= limit) {
       throw new ApiError(
         429,
         'rate_limited',
-        `This key already has ${pending} unfinished jobs, the limit of its ${principal.tier} tier (${MAX_JOBS_VARIABLE[principal.tier]}=${limit}); retry when one has finished`,
+        `This key already has ${pending} unfinished jobs, the limit of its ${principal.tier} tier (${variable}=${limit}); retry when one has finished`,
         { headers: { 'Retry-After': '5' }, details: [{ param: 'async', problem: `at most ${limit} unfinished jobs per ${principal.tier} key` }] },
       );
     }

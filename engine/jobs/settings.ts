@@ -1,5 +1,4 @@
 import type { Config } from '../config.js';
-import type { Tier } from '../auth/tiers.js';
 
 /**
  * How this instance takes part in jobs, parsed once from the environment.
@@ -8,8 +7,8 @@ import type { Tier } from '../auth/tiers.js';
  *   only enqueues (its long-running synchronous calls wait for a worker); `worker`
  *   runs jobs and serves nothing public (only /health and /metrics). `api` and
  *   `worker` need `REDIS_URL`: the queue between them lives there.
- * - Unfinished jobs per key, by tier (`TEST_KEY_MAX_JOBS`, `PERSONAL_KEY_MAX_JOBS`), so
- *   one key (the shared test key above all) cannot fill the queue.
+ * - Unfinished jobs per key are a tier limit (auth/tiers.ts: `TEST_KEY_MAX_JOBS`,
+ *   `PERSONAL_KEY_MAX_JOBS`), so one key (the shared test key above all) cannot fill the queue.
  * - `JOBS_CONCURRENCY`: jobs one worker runs at once.
  * - Webhooks: `WEBHOOK_SECRET` (HMAC key; never logged), `WEBHOOK_ATTEMPTS`,
  *   `WEBHOOK_BACKOFF_MS` (first retry delay, doubled each time), `WEBHOOK_TIMEOUT_MS`.
@@ -23,13 +22,9 @@ export interface JobSettings {
   role: Role;
   /** Redis holds the queue (BullMQ); without it the queue is in this process. */
   redisUrl?: string;
-  maxPending: Record<Tier, number>;
   concurrency: number;
   webhook: { secret?: string; attempts: number; backoffMs: number; timeoutMs: number };
 }
-
-/** The variable that sets each tier's limit, named in the 429. */
-export const MAX_JOBS_VARIABLE: Record<Tier, string> = { test: 'TEST_KEY_MAX_JOBS', personal: 'PERSONAL_KEY_MAX_JOBS' };
 
 const positive = (env: Readonly<Record<string, string>>, name: string, fallback: number): number => {
   const raw = env[name];
@@ -52,7 +47,6 @@ export function jobSettings(config: Config): JobSettings {
   parsed = Object.freeze({
     role,
     redisUrl: config.redisUrl,
-    maxPending: { test: positive(env, MAX_JOBS_VARIABLE.test, 2), personal: positive(env, MAX_JOBS_VARIABLE.personal, 20) },
     concurrency: positive(env, 'JOBS_CONCURRENCY', 2),
     webhook: {
       secret: env.WEBHOOK_SECRET,
