@@ -68,7 +68,7 @@ const int = (value: string | undefined, fallback: number, name: string): number 
 };
 
 /** A positive integer, `fallback` when unset. */
-const positiveInt = (value: string | undefined, fallback: number, name: string): number => {
+export const positiveInt = (value: string | undefined, fallback: number, name: string): number => {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${value}"`);

@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import { positiveInt, type Config } from '../config.js';
 
 /**
  * How this instance takes part in jobs, parsed once from the environment.
@@ -26,14 +26,6 @@ export interface JobSettings {
   webhook: { secret?: string; attempts: number; backoffMs: number; timeoutMs: number };
 }
 
-const positive = (env: Readonly<Record<string, string>>, name: string, fallback: number): number => {
-  const raw = env[name];
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return n;
-};
-
 const settings = new WeakMap<Config, JobSettings>();
 
 export function jobSettings(config: Config): JobSettings {
@@ -47,12 +39,12 @@ export function jobSettings(config: Config): JobSettings {
   parsed = Object.freeze({
     role,
     redisUrl: config.redisUrl,
-    concurrency: positive(env, 'JOBS_CONCURRENCY', 2),
+    concurrency: positiveInt(env.JOBS_CONCURRENCY, 2, 'JOBS_CONCURRENCY'),
     webhook: {
       secret: env.WEBHOOK_SECRET,
-      attempts: positive(env, 'WEBHOOK_ATTEMPTS', 5),
-      backoffMs: positive(env, 'WEBHOOK_BACKOFF_MS', 5000),
-      timeoutMs: positive(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
+      attempts: positiveInt(env.WEBHOOK_ATTEMPTS, 5, 'WEBHOOK_ATTEMPTS'),
+      backoffMs: positiveInt(env.WEBHOOK_BACKOFF_MS, 5000, 'WEBHOOK_BACKOFF_MS'),
+      timeoutMs: positiveInt(env.WEBHOOK_TIMEOUT_MS, 10_000, 'WEBHOOK_TIMEOUT_MS'),
     },
   });
   settings.set(config, parsed);
