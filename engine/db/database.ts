@@ -100,7 +100,7 @@ function openSqlite(file: string): Database {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new BetterSqlite3(file, { timeout: BUSY_TIMEOUT_MS });
   // WAL: the server reads while another process (the keys CLI) writes.
-  sqlite.pragma('journal_mode = WAL');
+  walMode(sqlite);
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // NORMAL is durable across application crashes in WAL mode; only an OS crash can lose the last commits.
   sqlite.pragma('synchronous = NORMAL');
@@ -116,6 +116,26 @@ function openSqlite(file: string): Database {
   migratingFiles.set(file, connecting);
   void connecting.finally(() => migratingFiles.get(file) === connecting && migratingFiles.delete(file)).catch(() => undefined);
   return handle('sqlite', connecting, sqlite);
+}
+
+/**
+ * Switch a connection to WAL. Switching a fresh file takes an exclusive lock, and
+ * SQLite answers SQLITE_BUSY at once, without its busy handler, to the second of two
+ * processes booting together: that one retries until the first has switched (the
+ * mode is then already WAL) or the busy timeout has passed. Only at boot, so the
+ * synchronous wait blocks nothing else.
+ */
+function walMode(sqlite: BetterSqlite3.Database): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      sqlite.pragma('journal_mode = WAL');
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
+  }
 }
 
 function openPostgres(url: string): Database {
