@@ -12,6 +12,8 @@ export interface Routable {
   method: HttpMethod;
   path: string;
   aliases: readonly string[];
+  /** Also served for GET where no route of its own has that method (manifest/types.ts). */
+  alsoGet?: boolean;
 }
 
 interface DynamicRoute<T> {
@@ -29,24 +31,29 @@ export class EndpointRouter<T extends Routable = Endpoint> {
   private readonly dynamic: DynamicRoute<T>[] = [];
 
   constructor(endpoints: readonly T[]) {
-    for (const endpoint of endpoints) for (const p of [endpoint.path, ...endpoint.aliases]) this.add(endpoint, p);
+    for (const endpoint of endpoints) for (const p of [endpoint.path, ...endpoint.aliases]) this.add(endpoint, p, endpoint.method);
+    // after every route's own method, so a GET endpoint of the same path always wins
+    for (const endpoint of endpoints) {
+      if (!endpoint.alsoGet) continue;
+      for (const p of [endpoint.path, ...endpoint.aliases]) if (p.includes(':') || !this.exact.has(`GET ${p}`)) this.add(endpoint, p, 'GET');
+    }
   }
 
-  private add(endpoint: T, path: string) {
+  private add(endpoint: T, path: string, method: HttpMethod) {
     if (path.includes(':')) {
       const keys: string[] = [];
       const source = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_m, key: string) => {
         keys.push(key);
         return '([^/]+)';
       });
-      this.dynamic.push({ method: endpoint.method, pattern: new RegExp(`^${source}$`), keys, endpoint });
+      this.dynamic.push({ method, pattern: new RegExp(`^${source}$`), keys, endpoint });
       return;
     }
-    this.exact.set(`${endpoint.method} ${path}`, endpoint);
-    const folded = `${endpoint.method} ${path.toLowerCase()}`;
+    this.exact.set(`${method} ${path}`, endpoint);
+    const folded = `${method} ${path.toLowerCase()}`;
     this.folded.set(folded, this.folded.has(folded) ? null : endpoint);
     const methods = this.methods.get(path.toLowerCase()) ?? new Set<string>();
-    methods.add(endpoint.method);
+    methods.add(method);
     this.methods.set(path.toLowerCase(), methods);
   }
 

@@ -5,6 +5,7 @@ import type { Builtin } from '../pipeline/builtin.js';
 export function listing(registry: Registry, builtins: readonly Builtin[] = []) {
   const endpoints = registry.routes.map(({ endpoint, unavailable }) => ({
     method: endpoint.method,
+    ...(endpoint.alsoGet ? { alsoGet: true } : {}),
     path: endpoint.path,
     aliases: endpoint.aliases,
     category: endpoint.category,

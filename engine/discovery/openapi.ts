@@ -76,16 +76,24 @@ export function buildOpenApi(registry: Registry, config: Config, category?: Endp
     const { endpoint } = route;
     if (category && endpoint.category !== category) continue;
     endpoint.tags.forEach((t) => MARKER_TAGS.has(t) || extraTags.add(t));
-    const primary = operation(route);
-    for (const p of [endpoint.path, ...endpoint.aliases]) {
-      const isAlias = p !== endpoint.path;
-      const op: Json = {
-        operationId: uniqueId(operationIds, endpoint.method, p),
-        ...primary,
-        parameters: (primary.parameters as Json[]).filter((param) => param.in !== 'path' || p.includes(`:${param.name}`)),
-      };
-      if (isAlias) op.description = `Alias of ${endpoint.method} ${endpoint.path}. ${endpoint.description}`;
-      (paths[openApiPath(p)] ??= {})[endpoint.method.toLowerCase()] = op;
+    // a POST endpoint that also answers GET (manifest/types.ts `alsoGet`) is documented under both
+    const views = endpoint.alsoGet ? [endpoint, asGet(endpoint)] : [endpoint];
+    for (const view of views) {
+      const primary = operation({ ...route, endpoint: view });
+      for (const p of [endpoint.path, ...endpoint.aliases]) {
+        const item = (paths[openApiPath(p)] ??= {});
+        const method = view.method.toLowerCase();
+        // a GET endpoint of its own on the path is what the router serves
+        if (view !== endpoint && item[method]) continue;
+        const op: Json = {
+          operationId: uniqueId(operationIds, view.method, p),
+          ...primary,
+          parameters: (primary.parameters as Json[]).filter((param) => param.in !== 'path' || p.includes(`:${param.name}`)),
+        };
+        if (p !== endpoint.path) op.description = `Alias of ${view.method} ${endpoint.path}. ${endpoint.description}`;
+        else if (view !== endpoint) op.description = `The same as POST ${endpoint.path}, with every parameter in the query. ${endpoint.description}`;
+        item[method] = op;
+      }
     }
   }
   if (!category) for (const [p, item] of Object.entries(builtinPaths(builtins, operationIds))) paths[p] = item;
@@ -114,6 +122,14 @@ export function buildOpenApi(registry: Registry, config: Config, category?: Endp
     paths,
     components: components(config),
   };
+}
+
+/** A POST endpoint as its GET form: no body, every body param in the query. */
+function asGet(endpoint: Endpoint): Endpoint {
+  const params = Object.fromEntries(
+    Object.entries(endpoint.params).map(([name, spec]) => [name, spec.in === 'body' ? { ...spec, in: 'query' as const } : spec]),
+  );
+  return { ...endpoint, method: 'GET', body: [], params };
 }
 
 /** The operation for an endpoint's canonical path (aliases copy it). */

@@ -158,6 +158,7 @@ function normalise(m: Manifest, rel: string, dir: string, mappings: MappingBook)
     public: m.public ?? false,
     secretParams: Object.entries(m.params ?? {}).flatMap(([name, spec]) => (spec.secret ? [name, ...(spec.aliases ?? [])] : [])),
     params,
+    alsoGet: method === 'POST' && !Object.values(params).some((spec) => spec.in === 'file' || spec.secret),
     adapter: { kind: m.adapter.kind, config: mappings.resolve(m.adapter.config ?? {}, dir, rel) },
     response: m.response ?? 'json',
     async: m.async ?? false,

@@ -103,6 +103,12 @@ export interface Endpoint {
   public: boolean;
   /** Param names (and aliases) whose values are redacted from logs. */
   secretParams: string[];
+  /**
+   * A POST endpoint that also answers GET with its params in the query: clients of this
+   * genre call every path with GET. Not for file uploads, nor for secret params (which
+   * would then sit in URLs and proxy logs).
+   */
+  alsoGet: boolean;
   params: Record<string, Required<Pick<ParamSpec, 'in' | 'required' | 'aliases'>> & ParamSpec>;
   adapter: { kind: string; config: Record<string, unknown> };
   response: ResponseKind;

@@ -117,6 +117,19 @@ t.test('every endpoint and alias is an operation with its category as first tag'
       expect(p === endpoint.path || o.description.startsWith(`Alias of ${endpoint.method} ${endpoint.path}`), `${where}: alias description`);
       for (const status of ['200', '400', '401', '429', '500', '502', '503', '504']) expect(Boolean(o.responses[status]), `${where}: no ${status}`);
       checked++;
+      // a POST endpoint that also answers GET: its GET operation has every param in the query, no body
+      if (endpoint.alsoGet) {
+        const g = op('get', p.replace(/:(\w+)/g, '{$1}'));
+        if (!g) {
+          problems.push(`GET ${p} (alsoGet): missing`);
+          continue;
+        }
+        if (!g.description.startsWith('The same as POST') && !g.description.startsWith('Alias of GET')) continue; // a GET endpoint of its own
+        const inQuery = new Set(g.parameters.filter((q: any) => q.in === 'query').map((q: any) => q.name));
+        expect(g.requestBody === undefined, `GET ${p}: no request body`);
+        for (const [name, spec] of Object.entries(endpoint.params)) if (spec.in === 'body') expect(inQuery.has(name), `GET ${p}: ${name} in the query`);
+        checked++;
+      }
     }
   }
   t.same(problems, [], 'every operation as generated from its endpoint');

@@ -43,10 +43,25 @@ t.test('X-Request-Id is echoed when the client sends one', async (t) => {
 });
 
 t.test('405 with Allow when the path exists for another method', async (t) => {
-  const res = await get(`/api/test/echo?${key}`);
+  // a POST endpoint with a secret param does not take GET: the secret would sit in the URL
+  const res = await get(`/api/test/secret?${key}&word=alpha`);
   t.equal(res.status, 405);
   t.equal(res.headers.get('allow'), 'POST');
   t.match(await res.json(), { error: 'method_not_allowed' });
+  const del = await get(`/api/test/echo?${key}`, { method: 'DELETE' });
+  t.equal(del.status, 405);
+  t.equal(del.headers.get('allow'), 'POST, GET, HEAD');
+});
+
+t.test('a POST endpoint also answers GET with its params in the query, as clients of this genre call it', async (t) => {
+  const res = await get(`/api/test/echo?${key}&word=beta`);
+  t.equal(res.status, 200);
+  t.same((await res.json()).result, { word: 'beta', n: 2 });
+  const missing = await get(`/api/test/echo?${key}`);
+  t.equal(missing.status, 400, 'validated as the POST is');
+  t.match(await missing.json(), { error: 'missing_parameter' });
+  const head = await get(`/api/test/echo?${key}&word=alpha`, { method: 'HEAD' });
+  t.equal(head.status, 200);
 });
 
 t.test('POST with a JSON body, key in the body, defaults and coercion', async (t) => {

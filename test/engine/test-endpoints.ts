@@ -6,7 +6,7 @@ import type { UpstreamSpec } from '../../engine/upstreams.js';
 
 /**
  * A small registry for engine tests, written as real manifest files: a POST
- * endpoint, a slow upstream endpoint with a short timeout and a concurrency gate,
+ * endpoint (which also answers GET), a POST endpoint with a secret param (POST only), a slow upstream endpoint with a short timeout and a concurrency gate,
  * a cached endpoint, one whose mapping fails at run time, and one that is unavailable.
  */
 const MANIFESTS: Record<string, string> = {
@@ -58,6 +58,17 @@ summary: Needs a variable that is not set
 requires: { env: [SOME_UNSET_VARIABLE], bin: [definitely-not-a-binary-xyz] }
 adapter: { kind: dataset, config: { file: data/words.json } }
 examples: [{ params: {}, expect: {} }]
+`,
+  'secret.yaml': `
+path: /api/test/secret
+method: POST
+category: checker
+summary: Takes a secret, so only in a POST body
+body: [json]
+params:
+  word: { required: true, secret: true, schema: { type: string }, description: kept out of URLs }
+adapter: { kind: dataset, config: { file: data/words.json, filter: { word: word } } }
+examples: [{ params: { word: alpha }, expect: {} }]
 `,
   'open.yaml': `
 path: /api/test/open

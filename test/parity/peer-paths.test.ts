@@ -4,7 +4,8 @@
  *    its offline examples, run against the fixture servers as the conformance harness
  *    does; an endpoint none of whose examples succeeds offline (YouTube, an AI provider)
  *    must at least declare the fields in its resultSchema;
- * 2. how many of the client paths answer (anything but 404) on the full registry, the
+ * 2. every client path answers GET, as clients call them (no 405); how many of the
+ *    client paths answer (anything but 404) on the full registry, the
  *    policy exclusions (endpoints/data/not-served.yaml) left out, printed with the list
  *    of missing paths. Missing paths are not failures: they are being added.
  */
@@ -153,11 +154,13 @@ t.test('coverage of the client paths', async (t) => {
   const served = await engineWith();
   const candidates = rows.filter((r) => !excluded.has(r.path.toLowerCase()));
   const missing: string[] = [];
+  const notGet: string[] = [];
   let unavailable = 0;
   for (const row of candidates) {
     const res = await fetch(`${served.url}${row.path}?apikey=${TEST_KEY}`);
     await res.arrayBuffer();
     if (res.status === 404 && !byPath.has(row.path.toLowerCase())) missing.push(row.path);
+    else if (res.status === 405) notGet.push(row.path);
     else if (res.status === 503) unavailable++;
   }
   const answered = candidates.length - missing.length;
@@ -171,6 +174,8 @@ t.test('coverage of the client paths', async (t) => {
   if (closedGaps.length) console.log(`# parity: now returned, drop these gaps from peer-paths.yaml: ${closedGaps.join('; ')}`);
   t.comment(line);
   t.ok(answered > 0, 'some client paths answer');
+  // the reference saw every client call made with GET and query parameters
+  t.same(notGet, [], 'every client path answers GET (none is 405)');
   t.same(
     rows.filter((r) => excluded.has(r.path.toLowerCase()) && byPath.has(r.path.toLowerCase())).map((r) => r.path),
     [],

@@ -66,7 +66,7 @@ t.test('one 404 and one 405 for built-ins and manifests alike', async (t) => {
   for (const [method, path, allow] of [
     ['POST', '/health', 'GET, HEAD'],
     ['DELETE', '/files/abc.png', 'GET, HEAD'],
-    ['GET', '/api/test/echo', 'POST'],
+    ['GET', '/api/test/secret', 'POST'],
     ['PUT', '/api/admin/keys', 'POST, GET, HEAD'],
   ] as const) {
     const res = await get(path, { method });
