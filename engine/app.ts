@@ -10,7 +10,7 @@ import { createHttpClient } from './http/client.js';
 import { createResultCache } from './cache.js';
 import type { FileStore } from './storage/files.js';
 import { createFileStore } from './storage/create-file-store.js';
-import { closeDatabase, database } from './db/database.js';
+import { closeDatabase, database, databaseTarget } from './db/database.js';
 import { UsageCounter } from './db/usage.js';
 import { DailyQuota } from './limits/daily-quota.js';
 import { KeyStore } from './auth/key-store.js';
@@ -81,6 +81,7 @@ export function createEngine(options: EngineOptions): Engine {
     eager: options.eager,
     checked: compiled !== undefined && !options.eager,
   });
+  databaseTarget(config); // a bad DATABASE_TIMEOUT_MS stops the boot, as other settings do, not the first request needing the database
   const store = new KeyStore(() => database(config));
   const limiter = createRateLimiter(config, logger);
   const auth = { store, config };

@@ -1,5 +1,5 @@
 /**
- * A circuit breaker for one dependency (a Redis connection): after `threshold`
+ * A circuit breaker for one dependency (a Redis connection, a PostgreSQL server): after `threshold`
  * consecutive failures it opens, and while open every call fails at once instead
  * of waiting for a timeout; after `cooldownMs` one call goes through as a probe
  * (half-open): success closes the circuit, failure opens it for another cooldown.
@@ -76,6 +76,15 @@ export class CircuitBreaker {
     }
     this.#succeeded();
     return result;
+  }
+
+  /**
+   * A failure seen outside run(): a call on something run() handed out earlier (a
+   * query on a pooled database connection) failed. Counts like a failed call; while
+   * open or probing it changes nothing, as a late failure of a call started before.
+   */
+  failure(error: unknown): void {
+    if (this.#isFailure(error)) this.#failed(false);
   }
 
   #failed(probe: boolean): void {

@@ -4,6 +4,7 @@ import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import { MIGRATION_NAMES, migrationProvider, type Dialect } from './migrations.js';
 import type { Tables } from './tables.js';
+import type { CircuitBreaker } from '../circuit-breaker.js';
 import { guardDriver, rootCause } from './unavailable.js';
 
 /**
@@ -29,13 +30,17 @@ class ImmediateSqliteDialect extends SqliteDialect {
 }
 
 class GuardedPostgresDialect extends PostgresDialect {
+  constructor(
+    config: ConstructorParameters<typeof PostgresDialect>[0],
+    readonly breaker: CircuitBreaker,
+  ) {
+    super(config);
+  }
+
   override createDriver(): Driver {
-    return guardDriver(super.createDriver());
+    return guardDriver(super.createDriver(), { breaker: this.breaker, probe: CompiledQuery.raw('select 1') });
   }
 }
-
-/** How long a request waits for a new connection to PostgreSQL before it is answered 503 (an unreachable host never refuses). */
-const CONNECT_TIMEOUT_MS = 5000;
 
 /**
  * Kysely on an open better-sqlite3 connection, migrated. Kysely takes no lock on
@@ -74,12 +79,32 @@ const types = {
       : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
+export interface PostgresOptions {
+  /**
+   * How long a request waits for a new connection, and for the answer to each query,
+   * before it is answered 503: an unreachable host never refuses, a frozen server
+   * accepts connections and never answers. Enforced by the client (pg's
+   * query_timeout), not by a statement_timeout startup parameter, which PgBouncer
+   * refuses; a statement_timeout set on the role or database still answers 503.
+   */
+  timeoutMs: number;
+  /** The circuit every connection is taken through (one per server, kept across reopens: database.ts). */
+  breaker: CircuitBreaker;
+}
+
 /** Kysely on a pool of up to 10 connections to `url`, migrated: Kysely's Migrator holds a PostgreSQL advisory lock and runs the migrations in one transaction. */
-export async function connectPostgres(url: string): Promise<Kysely<Tables>> {
-  const pool = new pg.Pool({ connectionString: url, types, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+export async function connectPostgres(url: string, { timeoutMs, breaker }: PostgresOptions): Promise<Kysely<Tables>> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    types,
+    max: 10,
+    connectionTimeoutMillis: timeoutMs,
+    query_timeout: timeoutMs,
+  });
   // an idle connection dropped by the server is replaced on next use; it must not crash the process
   pool.on('error', () => undefined);
-  const kysely = new Kysely<Tables>({ dialect: new GuardedPostgresDialect({ pool }) });
+  pool.on('connect', endOnQueryTimeout);
+  const kysely = new Kysely<Tables>({ dialect: new GuardedPostgresDialect({ pool }, breaker) });
   try {
     await migrateToLatest(kysely, 'postgres');
   } catch (error) {
@@ -87,6 +112,24 @@ export async function connectPostgres(url: string): Promise<Kysely<Tables>> {
     throw error;
   }
   return kysely;
+}
+
+/**
+ * A query that got no answer in time is still on the server (maybe inside a
+ * transaction the client could not roll back): its connection is closed (pg's end()
+ * drops the socket of a client with a query in flight), so the pool never hands it
+ * out again, rather than left to answer the next user's query with the old one's state.
+ */
+function endOnQueryTimeout(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (...args: unknown[]) => {
+    const result = query(...args);
+    if (result instanceof Promise)
+      result.catch((err: unknown) => {
+        if ((err as Error | undefined)?.message === 'Query read timeout') void client.end().catch(() => undefined);
+      });
+    return result;
+  };
 }
 
 async function migrateToLatest(kysely: Kysely<any>, dialect: Dialect): Promise<void> {

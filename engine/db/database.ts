@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import type { Config } from '../config.js';
+import { CircuitBreaker } from '../circuit-breaker.js';
+import { positiveInt, type Config } from '../config.js';
 import type { Dialect } from './migrations.js';
 import type { Tables } from './tables.js';
 import { ApiError } from '../errors.js';
-import { databaseUnavailable } from './unavailable.js';
+import { databaseUnavailable, isUnreachable } from './unavailable.js';
 
 /**
  * Where Manifold keeps its state: PostgreSQL when DATABASE_URL is set (shared by
@@ -33,15 +34,32 @@ export interface Database {
 export type { Dialect };
 export const DATABASE_FILE = 'manifold.db';
 const BUSY_TIMEOUT_MS = 5000;
+/** PostgreSQL: the longest wait for a new connection or for a query's answer (DATABASE_TIMEOUT_MS). */
+export const DATABASE_TIMEOUT_MS = 5000;
+/**
+ * PostgreSQL's circuit: one failure opens it (each costs a request up to the
+ * timeout), and while open requests get 503 at once; every 2 s one request probes.
+ */
+const BREAKER = { threshold: 1, cooldownMs: 2000 };
+
+/** A PostgreSQL server, and how long to wait for it. */
+export interface PostgresTarget {
+  url: string;
+  timeoutMs?: number;
+}
+export type DatabaseTarget = PostgresTarget | { file: string };
 
 /** What `database()` opens for this configuration: the PostgreSQL URL or the SQLite file. */
-export function databaseTarget(config: Pick<Config, 'dataDir' | 'env'>): { url: string } | { file: string } {
+export function databaseTarget(config: Pick<Config, 'dataDir' | 'env'>): DatabaseTarget {
   const url = config.env.DATABASE_URL;
-  return url ? { url } : { file: path.join(path.resolve(config.dataDir), DATABASE_FILE) };
+  if (!url) return { file: path.join(path.resolve(config.dataDir), DATABASE_FILE) };
+  return { url, timeoutMs: positiveInt(config.env.DATABASE_TIMEOUT_MS, DATABASE_TIMEOUT_MS, 'DATABASE_TIMEOUT_MS') };
 }
 
 const shared = new Map<string, Database>();
-const keyOf = (target: { url: string } | { file: string }) => ('url' in target ? target.url : target.file);
+/** The shared databases' circuits, by server: a database reopened after an outage keeps its circuit's state. */
+const circuits = new Map<string, CircuitBreaker>();
+const keyOf = (target: DatabaseTarget) => ('url' in target ? target.url : target.file);
 
 /**
  * The process's shared database for this configuration, opened (and migrated) on
@@ -54,10 +72,15 @@ export function database(config: Pick<Config, 'dataDir' | 'env'>): Database {
   if (existing && !existing.closed && !existing.failed) return existing;
   // PostgreSQL may come up after the instance (compose, a restart): a failed open is retried by the next use
   if (existing?.failed) void existing.close();
-  const opened = openDatabase(target);
-  shared.set(keyOf(target), opened);
+  const key = keyOf(target);
+  let breaker = circuits.get(key);
+  if ('url' in target && !breaker) circuits.set(key, (breaker = databaseBreaker()));
+  const opened = openDatabase(target, breaker);
+  shared.set(key, opened);
   return opened;
 }
+
+const databaseBreaker = () => new CircuitBreaker({ ...BREAKER, isFailure: isUnreachable });
 
 /**
  * What a store is built on: a configuration (the engine's shared database, looked up
@@ -87,10 +110,11 @@ export async function closeDatabase(config: Pick<Config, 'dataDir' | 'env'>): Pr
 
 /**
  * A database of its own, not shared: what another process would have. Callers own
- * it and close it (tests of cross-process behaviour, the migration race).
+ * it and close it (tests of cross-process behaviour, the migration race). A
+ * PostgreSQL one has a circuit of its own unless given the shared one.
  */
-export function openDatabase(target: { url: string } | { file: string }): Database {
-  return 'url' in target ? openPostgres(target.url) : openSqlite(target.file);
+export function openDatabase(target: DatabaseTarget, breaker?: CircuitBreaker): Database {
+  return 'url' in target ? openPostgres(target, breaker ?? databaseBreaker()) : openSqlite(target.file);
 }
 
 /** SQLite migrations running in this process, by file. */
@@ -138,10 +162,10 @@ function walMode(sqlite: BetterSqlite3.Database): void {
   }
 }
 
-function openPostgres(url: string): Database {
+function openPostgres({ url, timeoutMs = DATABASE_TIMEOUT_MS }: PostgresTarget, breaker: CircuitBreaker): Database {
   return handle(
     'postgres',
-    import('./connect.js').then(({ connectPostgres }) => connectPostgres(url)),
+    import('./connect.js').then(({ connectPostgres }) => connectPostgres(url, { timeoutMs, breaker })),
   );
 }
 

@@ -1,4 +1,5 @@
 import type { CompiledQuery, DatabaseConnection, Driver } from 'kysely';
+import type { CircuitBreaker } from '../circuit-breaker.js';
 import { ApiError } from '../errors.js';
 
 /**
@@ -25,15 +26,21 @@ export function rootCause(err: unknown): string {
 
 /** Socket-level failures (Node system error codes) on the way to the server. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'ECONNABORTED']);
-/** PostgreSQL SQLSTATEs of a server going away or refusing sessions: shutdown, crash recovery, starting up, too many connections. */
-const POSTGRES_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
-/** node-postgres's own messages for a connection that ended or never came. */
-const PG_CONNECTION_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|not queryable|Connection ended/i;
+/**
+ * PostgreSQL SQLSTATEs of a server going away or refusing sessions: shutdown, crash
+ * recovery, starting up, too many connections; and a statement cancelled (57014: a
+ * statement_timeout set on the role or database, or an operator's cancel): a server
+ * too slow to answer in time.
+ */
+const POSTGRES_CODES = new Set(['57P01', '57P02', '57P03', '53300', '57014']);
+/** node-postgres's own messages for a connection that ended or never came, or a query that got no answer in time. */
+const PG_CONNECTION_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|not queryable|Connection ended|Query read timeout/i;
 /** SQLite: the file is locked past busy_timeout, cannot be opened, the disk fails or is full. */
 const SQLITE_CODE = /^SQLITE_(BUSY|CANTOPEN|IOERR|FULL)/;
 
 /** Whether `err` says the database cannot be reached (rather than that a query is wrong). */
 export function isUnreachable(err: unknown): boolean {
+  if (err instanceof ApiError) return err.code === 'database_unavailable';
   const e = err as { code?: unknown; message?: unknown } | undefined;
   if (!e || typeof e !== 'object') return false;
   const code = typeof e.code === 'string' ? e.code : '';
@@ -49,25 +56,56 @@ const rethrow = (err: unknown): never => {
 
 const guarded = new WeakSet<DatabaseConnection>();
 
+/** The breaker a driver's connections are taken through, and the query its probe makes (built by the caller: this module loads at boot, Kysely on first use). */
+export interface DriverCircuit {
+  breaker: CircuitBreaker;
+  probe: CompiledQuery;
+}
+
 /**
  * The driver, with its failures to connect and its queries' connection failures
  * turned into database_unavailable. Patched in place, as the connections' identity
  * matters to the driver (it releases the objects it handed out).
+ *
+ * With a `circuit` (PostgreSQL), connections are taken through it: once the server
+ * failed to connect or to answer a query, the circuit is open and every request
+ * fails at once with database_unavailable instead of waiting for its own timeout.
+ * The probe after the cool-down makes a round trip (`circuit.probe`), so an idle pooled
+ * connection to a frozen server cannot close the circuit without an answer.
  */
-export function guardDriver(driver: Driver): Driver {
+export function guardDriver(driver: Driver, circuit?: DriverCircuit): Driver {
   const acquire = driver.acquireConnection.bind(driver);
-  driver.acquireConnection = async (...args) => {
+  const breaker = circuit?.breaker;
+  const take = breaker
+    ? () =>
+        breaker.run(async () => {
+          const connection = await acquire();
+          if (breaker.state !== 'half-open') return connection;
+          try {
+            await connection.executeQuery(circuit.probe);
+          } catch (err) {
+            await driver.releaseConnection(connection);
+            throw err;
+          }
+          return connection;
+        })
+    : acquire;
+  driver.acquireConnection = async () => {
     let connection: DatabaseConnection;
     try {
-      connection = await acquire(...args);
+      connection = await take();
     } catch (err) {
-      // no connection at all: refused, timed out, authentication, too many clients
+      // no connection at all: refused, timed out, authentication, too many clients, circuit open
       throw err instanceof ApiError ? err : databaseUnavailable(err);
     }
     if (!guarded.has(connection)) {
       guarded.add(connection);
       const execute = connection.executeQuery.bind(connection);
-      connection.executeQuery = <R>(query: CompiledQuery) => execute<R>(query).catch(rethrow);
+      connection.executeQuery = <R>(query: CompiledQuery) =>
+        execute<R>(query).catch((err: unknown) => {
+          breaker?.failure(err);
+          return rethrow(err);
+        });
     }
     return connection;
   };

@@ -3,29 +3,90 @@
  * Retry-After), never 500: the PostgreSQL server is stopped in the middle of the
  * test and started again. What needs no database (the shared test key on a
  * stateless endpoint) keeps working meanwhile, and service resumes by itself.
+ * After one failure the circuit is open and requests fail at once instead of each
+ * waiting for the timeout; a server that accepts and never answers (frozen, or a
+ * port that swallows connections) costs one request DATABASE_TIMEOUT_MS, then none.
  */
-import t from 'tap';
-import { isUnreachable } from '../../engine/db/unavailable.js';
+import net from 'node:net';
+import t, { type Test } from 'tap';
+import { ApiError } from '../../engine/errors.js';
+import { databaseUnavailable, isUnreachable } from '../../engine/db/unavailable.js';
 import { startPostgres } from '../support/postgres.js';
+import { freePort } from '../support/free-port.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 import { testEndpoints } from '../engine/test-endpoints.js';
 
 const { endpoints } = testEndpoints();
 const ADMIN = { Authorization: 'Bearer admin-secret' };
+/** The timeout the engines under test get, and the slack a shared 2-core machine needs on top. */
+const TIMEOUT_MS = 3000;
+const SLACK_MS = 3000;
+/** An answer while the circuit is open: far below TIMEOUT_MS, what a request that waited would cost. */
+const AT_ONCE_MS = 1500;
+
+async function timed(call: () => Promise<Response>): Promise<{ res: Response; body: { error?: string }; ms: number }> {
+  const started = performance.now();
+  const res = await call();
+  const body = await res.json();
+  return { res, body, ms: Math.round(performance.now() - started) };
+}
+
+/**
+ * The first call fails within the timeout, and opens the circuit; then five at once
+ * all answer 503, and at most one of them (the probe, were the machine so slow the
+ * cool-down passed) waits.
+ */
+async function failsFast(t: Test, call: () => Promise<Response>, what: string): Promise<{ first: number; open: number[] }> {
+  const first = await timed(call);
+  t.equal(first.res.status, 503, `${what}: 503`);
+  t.equal(first.body.error, 'database_unavailable', what);
+  t.ok(first.ms < TIMEOUT_MS + SLACK_MS, `${what}: the first answer within the timeout (${first.ms} ms)`);
+  const open = await Promise.all(Array.from({ length: 5 }, () => timed(call)));
+  t.same(
+    open.map((o) => [o.res.status, o.body.error]),
+    Array(5).fill([503, 'database_unavailable']),
+    `${what}: 503 while the circuit is open`,
+  );
+  const fast = open.filter((o) => o.ms < AT_ONCE_MS).length;
+  t.ok(fast >= 4, `${what}: answered at once while open (${open.map((o) => o.ms).join(', ')} ms)`);
+  t.comment(`${what}: first 503 in ${first.ms} ms; while open ${open.map((o) => o.ms).join(', ')} ms`);
+  return { first: first.ms, open: open.map((o) => o.ms) };
+}
+
+/** Calls `call` every 100 ms until it answers 200; how long that took. */
+async function recovers(t: Test, call: () => Promise<Response>, what: string, withinMs: number): Promise<number> {
+  const started = performance.now();
+  let status = 0;
+  while (performance.now() - started < withinMs) {
+    const res = await call();
+    await res.arrayBuffer();
+    if ((status = res.status) === 200) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const ms = Math.round(performance.now() - started);
+  t.equal(status, 200, `${what}: back without a restart of the engine (${ms} ms)`);
+  t.comment(`${what}: 200 again ${ms} ms after the server was back`);
+  return ms;
+}
+
+const ENV = { ADMIN_TOKEN: 'admin-secret', DATABASE_TIMEOUT_MS: String(TIMEOUT_MS) };
+const call = (base: string, path: string, headers: Record<string, string>) => fetch(base + path, { headers });
+/** Circuit cool-down (2 s) + a probe that may wait the timeout + slack. */
+const RECOVERY_MS = 2000 + TIMEOUT_MS + SLACK_MS;
 
 t.test('PostgreSQL stopped mid-test: 503 database_unavailable, then service resumes', async (t) => {
   const postgres = await startPostgres(t);
-  const served = await serve({ DATABASE_URL: await postgres.newDatabase(), ADMIN_TOKEN: 'admin-secret' }, { endpoints });
+  const served = await serve({ ...ENV, DATABASE_URL: await postgres.newDatabase() }, { endpoints });
   t.teardown(() => served.close());
   // an engine that has not touched its database yet when the server goes away
-  const fresh = await serve({ DATABASE_URL: await postgres.newDatabase(), ADMIN_TOKEN: 'admin-secret' }, { endpoints });
+  const fresh = await serve({ ...ENV, DATABASE_URL: await postgres.newDatabase() }, { endpoints });
   t.teardown(() => fresh.close());
   const key = await served.engine.keys.create({ tier: 'personal' });
-  const call = (base: string, path: string, headers: Record<string, string>) => fetch(base + path, { headers });
   const personal = () => call(served.url, '/api/test/one?text=a', { 'X-API-Key': key.key });
   t.equal((await personal()).status, 200, 'up');
 
   await postgres.stop();
+  await failsFast(t, personal, 'stopped server, a personal key');
   for (const [what, res] of [
     ['a personal key (its check reads the database)', await personal()],
     ['key management', await call(served.url, '/api/admin/keys', ADMIN)],
@@ -41,8 +102,8 @@ t.test('PostgreSQL stopped mid-test: 503 database_unavailable, then service resu
   t.equal((await call(served.url, '/api/test/one?text=a', { 'X-API-Key': TEST_KEY })).status, 200, 'the test key on a stateless endpoint needs no database');
 
   await postgres.start();
-  t.equal((await personal()).status, 200, 'back without a restart of the engine');
-  t.equal((await call(fresh.url, '/api/admin/keys', ADMIN)).status, 200, 'the engine that never opened it opens it now');
+  await recovers(t, personal, 'stopped server, a personal key', RECOVERY_MS);
+  await recovers(t, () => call(fresh.url, '/api/admin/keys', ADMIN), 'the engine that never opened it opens it now', RECOVERY_MS);
   const usage = await (await call(served.url, '/api/admin/usage', ADMIN)).json();
   t.same(
     usage.result.by_key.map((k: { key_id: string; requests: number }) => [k.key_id, k.requests]),
@@ -54,18 +115,62 @@ t.test('PostgreSQL stopped mid-test: 503 database_unavailable, then service resu
   );
 });
 
+t.test('PostgreSQL frozen (SIGSTOP): 503 within the timeout, at once while the circuit is open, then service resumes', async (t) => {
+  const postgres = await startPostgres(t);
+  const served = await serve({ ...ENV, DATABASE_URL: await postgres.newDatabase() }, { endpoints });
+  t.teardown(() => served.close());
+  const key = await served.engine.keys.create({ tier: 'personal' });
+  const personal = () => call(served.url, '/api/test/one?text=a', { 'X-API-Key': key.key });
+  t.equal((await personal()).status, 200, 'up, with open connections in the pool');
+
+  // its open sessions hang mid-query; new connections are accepted by the kernel and never answered
+  postgres.freeze();
+  t.teardown(() => postgres.thaw());
+  await failsFast(t, personal, 'frozen server, a personal key');
+  t.equal((await call(served.url, '/api/test/one?text=a', { 'X-API-Key': TEST_KEY })).status, 200, 'what needs no database still answers');
+
+  postgres.thaw();
+  await recovers(t, personal, 'frozen server, a personal key', RECOVERY_MS);
+  t.equal((await call(served.url, '/api/admin/keys', ADMIN)).status, 200, 'key management too');
+});
+
+t.test('a port that accepts connections and never answers: 503 within the timeout, then at once', async (t) => {
+  const held: net.Socket[] = [];
+  const blackhole = net.createServer((socket) => held.push(socket));
+  const port = await freePort();
+  await new Promise<void>((resolve) => blackhole.listen(port, '127.0.0.1', resolve));
+  t.teardown(() => {
+    for (const socket of held) socket.destroy();
+    blackhole.close();
+  });
+  const served = await serve({ ...ENV, DATABASE_URL: `postgres://manifold@127.0.0.1:${port}/manifold` }, { endpoints });
+  t.teardown(() => served.close());
+  await failsFast(t, () => call(served.url, '/api/admin/keys', ADMIN), 'a silent port, key management (opening the database)');
+  t.ok(held.length > 0, 'the engine did connect to it');
+});
+
 t.test('what counts as unreachable', async (t) => {
   const coded = (code: string, message = 'x') => Object.assign(new Error(message), { code });
   for (const err of [
     coded('ECONNREFUSED'),
     coded('57P01', 'terminating connection due to administrator command'),
     coded('08006'),
+    coded('57014', 'canceling statement due to statement timeout'),
+    new Error('Query read timeout'),
+    databaseUnavailable(),
     coded('SQLITE_BUSY', 'database is locked'),
     coded('SQLITE_IOERR_WRITE'),
     new Error('Connection terminated unexpectedly'),
     new AggregateError([coded('ECONNREFUSED')]),
   ])
     t.ok(isUnreachable(err), String((err as Error).message || (err as { code?: string }).code));
-  for (const err of [coded('23505', 'duplicate key'), coded('SQLITE_CONSTRAINT_UNIQUE'), new Error('syntax error at or near'), undefined, 'text'])
+  for (const err of [
+    new ApiError(503, 'rate_limited', 'x'),
+    coded('23505', 'duplicate key'),
+    coded('SQLITE_CONSTRAINT_UNIQUE'),
+    new Error('syntax error at or near'),
+    undefined,
+    'text',
+  ])
     t.notOk(isUnreachable(err), String(err));
 });

@@ -73,3 +73,18 @@ t.test('a late failure of a call started before the circuit opened does not exte
   advance(400);
   t.equal(await b.run(ok), 'ok', 'the probe runs 1000 ms after opening, not after the late failure');
 });
+
+t.test('a failure seen outside run() counts like a failed call, and changes nothing while open', async (t) => {
+  const { b, changes, advance } = breaker({ threshold: 2, cooldownMs: 1000, isFailure: (e) => (e as Error).message !== 'answered' });
+  b.failure(new Error('answered'));
+  b.failure(new Error('timed out'));
+  t.equal(b.state, 'closed', 'one failure of two (the answered error does not count)');
+  b.failure(new Error('timed out'));
+  t.equal(b.state, 'open', 'the second opens it');
+  await t.rejects(b.run(ok), CircuitOpenError);
+  advance(600);
+  b.failure(new Error('timed out'));
+  advance(400);
+  t.equal(await b.run(ok), 'ok', 'a failure while open does not restart the cooldown');
+  t.same(changes, ['closed>open', 'open>half-open', 'half-open>closed']);
+});

@@ -20,6 +20,10 @@ export interface TestPostgres {
   stop(): Promise<void>;
   /** Start it again after stop(), on the same port and data. */
   start(): Promise<void>;
+  /** SIGSTOP the server and its backends: connections are accepted by the kernel and never answered, open sessions hang. */
+  freeze(): void;
+  /** SIGCONT after freeze(): the server answers again, as if nothing happened. */
+  thaw(): void;
 }
 
 const MISSING =
@@ -96,8 +100,22 @@ export async function startPostgres(t: { teardown(fn: () => unknown): void }): P
       child.once('exit', (code) => reject(new Error(`postgres exited with ${code}:\n${log}`)));
     });
   };
+  let frozen = false;
+  /** The postmaster and its children (backends, background workers). */
+  const signal = (name: 'SIGSTOP' | 'SIGCONT') => {
+    const pid = running?.child.pid;
+    if (!pid) throw new Error('PostgreSQL is not running');
+    const children = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .stdout.split('\n')
+      .filter(Boolean)
+      .map(Number);
+    // the postmaster first on the way down, last on the way up: no backend is forked in between
+    for (const p of name === 'SIGSTOP' ? [pid, ...children] : [...children, pid]) process.kill(p, name);
+    frozen = name === 'SIGSTOP';
+  };
   const stop = async () => {
     if (!running) return;
+    if (frozen) signal('SIGCONT');
     running.child.kill('SIGINT'); // fast shutdown: running sessions are ended
     await running.exited;
     running = undefined;
@@ -112,6 +130,8 @@ export async function startPostgres(t: { teardown(fn: () => unknown): void }): P
   return {
     stop,
     start: launch,
+    freeze: () => signal('SIGSTOP'),
+    thaw: () => signal('SIGCONT'),
     async newDatabase() {
       const name = `manifold_${process.pid}_${++databases}`;
       const admin = new pg.Client({ connectionString: `${base}/postgres` });
