@@ -5,8 +5,8 @@ import schema from './upstreams.schema.json' with { type: 'json' };
 import type { ValidateFunction } from 'ajv';
 import { ManifestError, describe, schemaAjv } from './manifest/load.js';
 import type { Sources } from './manifest/sources.js';
-import type { BufferedBody, HttpClient, StreamedBody, UpstreamRequest } from './http/client.js';
-import { unavailable } from './errors.js';
+import { upstreamStatusOf, type BufferedBody, type HttpClient, type StreamedBody, type UpstreamRequest } from './http/client.js';
+import { notFound, unavailable } from './errors.js';
 
 /** An upstream's default budget for one call, retries included, when its spec names none. */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 8000;
@@ -41,6 +41,14 @@ export interface UpstreamCall {
   retries?: number;
   /** Another origin of the same service (e.g. a plan-specific host); default the configured base URL. */
   baseUrl?: string;
+  /**
+   * The message of the 404 `not_found` answered when the upstream says 404 (or one of
+   * `notFoundStatuses`): for a single item, the upstream's "no such thing" is the client's
+   * answer, not a 502.
+   */
+  notFound?: string;
+  /** Other upstream statuses (4xx) that mean the same, with `notFound`: some APIs answer 400 when nothing passes their filters. */
+  notFoundStatuses?: number[];
 }
 
 /** How an upstream is called: HTTP (the default) or a protocol of its own. */
@@ -116,6 +124,17 @@ function fillAll(map: Record<string, string> | undefined, env: Readonly<Record<s
   return out;
 }
 
+/** The answer, with an upstream "no such thing" status turned into 404 `not_found` when the call names its message. */
+function notFoundOn<T>(call: UpstreamCall, answer: Promise<T>): Promise<T> {
+  const message = call.notFound;
+  if (!message) return answer;
+  return answer.catch((error: unknown) => {
+    const status = upstreamStatusOf(error);
+    if (status === 404 || (status !== undefined && call.notFoundStatuses?.includes(status))) throw notFound(message);
+    throw error;
+  });
+}
+
 /** The query written into the URL with the bare flags appended (see `UpstreamCall.flags`). */
 function withFlags(url: string, query: Record<string, string | number | boolean>, flags: string[]): string {
   const search = new URLSearchParams();
@@ -176,22 +195,22 @@ export class UpstreamRegistry {
     return { servers: upstream.servers, timeoutMs: upstream.spec.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS };
   }
 
-  /** The JSON answer of one call (502/504 on failure, 503 when the upstream is not configured). */
+  /** The JSON answer of one call (502/504 on failure, 503 when the upstream is not configured, 404 as `request.notFound` says). */
   call<T = unknown>(name: string, request: UpstreamCall = {}): Promise<T> {
-    return this.client().upstreamJson<T>(this.request(name, request));
+    return notFoundOn(request, this.client().upstreamJson<T>(this.request(name, request)));
   }
 
   /** The body as text, in the charset the response declares. */
   text(name: string, request: UpstreamCall = {}): Promise<string> {
-    return this.client().upstreamText(this.request(name, request));
+    return notFoundOn(request, this.client().upstreamText(this.request(name, request)));
   }
 
   buffer(name: string, request: UpstreamCall = {}): Promise<BufferedBody> {
-    return this.client().upstreamBuffer(this.request(name, request));
+    return notFoundOn(request, this.client().upstreamBuffer(this.request(name, request)));
   }
 
   stream(name: string, request: UpstreamCall = {}): Promise<StreamedBody> {
-    return this.client().upstreamStream(this.request(name, request));
+    return notFoundOn(request, this.client().upstreamStream(this.request(name, request)));
   }
 
   /** The full request for one call: URL, merged headers and query, the timeout policy. */

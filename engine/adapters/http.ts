@@ -3,7 +3,6 @@ import type * as He from 'he';
 import { compileMapping, EXPRESSION_SCHEMA, fillTemplate, type Expression, type Mapping, type TemplateScope } from '../mapping.js';
 import { invalidParameter, notFound, upstreamError } from '../errors.js';
 import { parseFeed } from './http-feed.js';
-import { upstreamStatusOf } from '../http/client.js';
 import { json, type AdapterKind, type AdapterSetup, type Call } from './types.js';
 
 /**
@@ -179,17 +178,13 @@ export const http: AdapterKind<HttpConfig> = {
         form: spec.form && (fillTemplate(spec.form, scope) as Record<string, string>),
         limitMs: setup.endpoint.limits.timeoutMs,
         signal: call.signal,
+        notFound: spec.notFound,
+        notFoundStatuses: spec.notFoundStatuses,
       };
       let data: unknown;
-      try {
-        if (spec.format === 'feed') data = await parseFeed(spec.upstream, await setup.upstreams.text(spec.upstream, options));
-        else if (spec.format === 'text') data = (await setup.upstreams.text(spec.upstream, options)).trim();
-        else data = await setup.upstreams.call(spec.upstream, options);
-      } catch (error) {
-        const status = upstreamStatusOf(error);
-        if (spec.notFound && status !== undefined && (status === 404 || spec.notFoundStatuses?.includes(status))) throw notFound(spec.notFound);
-        throw error;
-      }
+      if (spec.format === 'feed') data = await parseFeed(spec.upstream, await setup.upstreams.text(spec.upstream, options));
+      else if (spec.format === 'text') data = (await setup.upstreams.text(spec.upstream, options)).trim();
+      else data = await setup.upstreams.call(spec.upstream, options);
       if (request.isValid && !request.isValid(data)) throw upstreamError(spec.upstream, 'unexpected response shape');
       return data;
     }

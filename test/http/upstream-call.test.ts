@@ -61,6 +61,36 @@ t.test('one object builds every upstream call: base URL, keys, merged query and 
   t.equal(upstreams.request('svc', { path: '/joke', flags: ['safe-mode'] }).searchParams, undefined);
 });
 
+t.test('notFound: an upstream 404 (or a listed status) is a 404 not_found with the given message; other answers pass through', async (t) => {
+  const server = await serve(t, (req, res) => {
+    const status = Number(/\/status\/(\d+)/.exec(req.url!)?.[1] ?? 200);
+    res.statusCode = status;
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ status }));
+  });
+  const upstreams = new UpstreamRegistry([{ name: 'items', description: 'items', baseUrl: { env: 'ITEMS_URL', default: server.origin } }], {}, http);
+  const missing = { status: 404, code: 'not_found', message: 'No such item' };
+
+  await t.rejects(upstreams.call('items', { path: '/status/404', notFound: 'No such item' }), missing, 'call');
+  await t.rejects(upstreams.text('items', { path: '/status/404', notFound: 'No such item' }), missing, 'text');
+  await t.rejects(upstreams.buffer('items', { path: '/status/404', notFound: 'No such item' }), missing, 'buffer');
+  await t.rejects(upstreams.stream('items', { path: '/status/404', notFound: 'No such item' }), missing, 'stream');
+  await t.rejects(upstreams.call('items', { path: '/status/404' }), { status: 502, code: 'upstream_error' }, 'without the option: a 502 as before');
+  await t.rejects(
+    upstreams.call('items', { path: '/status/400', notFound: 'No such item' }),
+    { status: 502, code: 'upstream_error' },
+    'another 4xx stays a 502',
+  );
+  await t.rejects(upstreams.call('items', { path: '/status/400', notFound: 'No such item', notFoundStatuses: [400] }), missing, 'unless listed');
+  await t.rejects(
+    upstreams.call('items', { path: '/status/503', notFound: 'No such item', retries: 0 }),
+    { status: 502, code: 'upstream_error' },
+    'a failing upstream is no "not found"',
+  );
+  t.same(await upstreams.call('items', { path: '/status/200', notFound: 'No such item' }), { status: 200 }, 'a 200 is untouched');
+  t.equal(await upstreams.text('items', { path: '/status/200', notFound: 'No such item' }), '{"status":200}');
+});
+
 t.test('dns and whois are upstreams with servers by role instead of a base URL', async (t) => {
   const specs: UpstreamSpec[] = [
     { name: 'dns', protocol: 'dns', description: 'resolvers', servers: { resolvers: { env: 'DNS_SERVERS' } }, timeoutMs: 3000 },

@@ -49,10 +49,14 @@ export default handler<{ username: string }>(async ({ params, call, setup }) => 
   const username = params.username.replace(/^@/, '');
   let text: string;
   try {
-    text = await setup.upstreams.text(UPSTREAM, { path: '/api/v1/users/web_profile_info/', query: { username }, signal: call.signal });
+    text = await setup.upstreams.text(UPSTREAM, {
+      path: '/api/v1/users/web_profile_info/',
+      query: { username },
+      signal: call.signal,
+      notFound: 'No Instagram account has this username',
+    });
   } catch (err) {
     const status = upstreamStatusOf(err);
-    if (status === 404) throw notFound('No Instagram account has this username');
     if (status !== undefined && REFUSED.has(status)) throw loginRequired();
     throw err;
   }

@@ -1,5 +1,4 @@
 import { notFound, upstreamError } from '../../errors.js';
-import { upstreamStatusOf } from '../../http/client.js';
 import { PageData } from '../../tools/html/page-data.js';
 import { handler } from '../types.js';
 
@@ -40,13 +39,11 @@ const NO_ACCOUNT = new Set([10221, 10202]);
 
 export default handler<{ username: string }>(async ({ params, call, setup }) => {
   const username = params.username.replace(/^@/, '');
-  let html: string;
-  try {
-    html = await setup.upstreams.text(UPSTREAM, { path: `/@${encodeURIComponent(username)}`, signal: call.signal });
-  } catch (err) {
-    if (upstreamStatusOf(err) === 404) throw notFound('No TikTok account has this username');
-    throw err;
-  }
+  const html = await setup.upstreams.text(UPSTREAM, {
+    path: `/@${encodeURIComponent(username)}`,
+    signal: call.signal,
+    notFound: 'No TikTok account has this username',
+  });
   const detail = new PageData(html).scriptJson<Rehydration>('__UNIVERSAL_DATA_FOR_REHYDRATION__')?.__DEFAULT_SCOPE__?.['webapp.user-detail'];
   // a page without it is TikTok's bot check or a redesign: either way nothing to read
   if (!detail) throw upstreamError(UPSTREAM, 'the profile page carried no profile data (TikTok may be asking this server for a bot check)');

@@ -1,5 +1,4 @@
 import { notFound, upstreamError } from '../../errors.js';
-import { upstreamStatusOf } from '../../http/client.js';
 import { PageData, displayCount } from '../../tools/html/page-data.js';
 import { handler } from '../types.js';
 
@@ -20,13 +19,7 @@ const FOLLOWERS = /(\d[\d,.]*\s*[KMB]?)\s+followers?/i;
 
 export default handler<{ url: string }>(async ({ params, call, setup }) => {
   const code = CODE.exec(params.url.trim())![1];
-  let html: string;
-  try {
-    html = await setup.upstreams.text(UPSTREAM, { path: `/channel/${code}`, signal: call.signal });
-  } catch (err) {
-    if (upstreamStatusOf(err) === 404) throw notFound('No WhatsApp channel has this link');
-    throw err;
-  }
+  const html = await setup.upstreams.text(UPSTREAM, { path: `/channel/${code}`, signal: call.signal, notFound: 'No WhatsApp channel has this link' });
   const page = new PageData(html);
   const name = (page.meta('og:title') ?? page.texts('title')[0] ?? '').replace(TITLE_DECOR, '').trim();
   if (GENERIC.test(name)) throw notFound('No WhatsApp channel has this link (or it was removed)');
