@@ -76,16 +76,16 @@ export class Jobs {
   async submit({ endpoint, principal, params, callbackUrl }: Submission): Promise<JobRecord> {
     if (callbackUrl !== undefined) await this.deps.http.guard.checkUrl(callbackUrl, 'callback_url');
     const { limit, variable } = maxJobsForTier(this.deps.config, principal.tier);
-    const pending = await this.store.pending(principal.keyId);
-    if (pending >= limit) {
+    const created = await this.store.createWithin(limit, { keyId: principal.keyId, endpoint: endpoint.id, params, callbackUrl });
+    if (!('job' in created)) {
       throw new ApiError(
         429,
         'rate_limited',
-        `This key already has ${pending} unfinished jobs, the limit of its ${principal.tier} tier (${variable}=${limit}); retry when one has finished`,
+        `This key already has ${created.pending} unfinished jobs, the limit of its ${principal.tier} tier (${variable}=${limit}); retry when one has finished`,
         { headers: { 'Retry-After': '5' }, details: [{ param: 'async', problem: `at most ${limit} unfinished jobs per ${principal.tier} key` }] },
       );
     }
-    const job = await this.store.create({ keyId: principal.keyId, endpoint: endpoint.id, params, callbackUrl });
+    const { job } = created;
     try {
       await (await this.#queue).add(job.id);
     } catch (err) {

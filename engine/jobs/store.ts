@@ -1,7 +1,7 @@
-import type { Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { monotonicFactory } from 'ulid';
 import { databaseOf, type Database, type DatabaseSource } from '../db/database.js';
-import type { JobsTable } from '../db/tables.js';
+import type { JobsTable, Tables } from '../db/tables.js';
 
 /**
  * The records of async jobs, shared by every instance through the database (the
@@ -68,6 +68,24 @@ const UNFINISHED: JobStatus[] = ['queued', 'active'];
 /** Monotonic within a millisecond, so ids sort in creation order even for jobs made at once. */
 const nextId = monotonicFactory();
 
+/**
+ * The first key of the PostgreSQL advisory locks that serialise one key's submissions
+ * (the second is a hash of the key id). Two-key locks are a space of their own, apart
+ * from the one-key bigint lock Kysely's migrator takes.
+ */
+const SUBMISSIONS_LOCK = 0x6a6f6273; // 'jobs'
+
+/** Unfinished jobs of `keyId`, on the database or inside a transaction. */
+async function countPending(kysely: Kysely<Tables>, keyId: string): Promise<number> {
+  const row = await kysely
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('key_id', '=', keyId)
+    .where('status', 'in', UNFINISHED)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 export class JobStore {
   readonly #db: () => Database;
   readonly #now: () => Date;
@@ -86,7 +104,43 @@ export class JobStore {
 
   /** Record a new job, `queued`. Ids are ULIDs: unguessable enough (80 random bits) and sorted by creation. */
   async create(job: NewJob): Promise<JobRecord> {
-    const row: Row = {
+    const row = this.#newRow(job);
+    await (await this.#kysely()).insertInto('jobs').values(row).execute();
+    return toRecord(row);
+  }
+
+  /**
+   * Record a new job unless its key already has `limit` unfinished ones: then nothing is
+   * recorded and the count is returned. The count and the insert are one step, so
+   * submissions of one key racing each other (in this process or on other instances)
+   * never overshoot the limit. Both run in one transaction:
+   * - SQLite: Kysely's transactions here begin IMMEDIATE (engine/db/connect.ts), which
+   *   takes the database's write lock at BEGIN; the process's single connection is held
+   *   for the whole transaction, and another process waits for the lock (busy_timeout).
+   * - PostgreSQL: a transaction-scoped advisory lock on the key, taken in a statement of
+   *   its own before the count. Under READ COMMITTED each statement reads a fresh
+   *   snapshot, so the count, begun after the lock was granted, sees the job the previous
+   *   holder committed as it released the lock. Chosen over SERIALIZABLE (the loser
+   *   fails with a serialization error and would need a retry loop) and over SELECT …
+   *   FOR UPDATE (a key with no unfinished jobs has no row to lock); it locks only this
+   *   key's submissions (a hash collision merely makes two keys take turns) and is
+   *   released by COMMIT or ROLLBACK, also when the connection dies.
+   */
+  async createWithin(limit: number, job: NewJob): Promise<{ job: JobRecord } | { pending: number }> {
+    const db = this.#db();
+    await db.ready;
+    const row = this.#newRow(job);
+    return db.kysely.transaction().execute(async (trx) => {
+      if (db.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${sql.lit(SUBMISSIONS_LOCK)}, hashtext(${job.keyId}))`.execute(trx);
+      const pending = await countPending(trx, job.keyId);
+      if (pending >= limit) return { pending };
+      await trx.insertInto('jobs').values(row).execute();
+      return { job: toRecord(row) };
+    });
+  }
+
+  #newRow(job: NewJob): Row {
+    return {
       id: nextId().toLowerCase(),
       key_id: job.keyId,
       endpoint: job.endpoint,
@@ -101,8 +155,6 @@ export class JobStore {
       started_at: null,
       finished_at: null,
     };
-    await (await this.#kysely()).insertInto('jobs').values(row).execute();
-    return toRecord(row);
   }
 
   /** A job by id; with `keyId`, only if that key owns it (another key's job is as absent as an unknown one). */
@@ -166,15 +218,7 @@ export class JobStore {
 
   /** Jobs of `keyId` not finished yet (queued or running): what the per-key queue limit counts. */
   async pending(keyId: string): Promise<number> {
-    const row = await (
-      await this.#kysely()
-    )
-      .selectFrom('jobs')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('key_id', '=', keyId)
-      .where('status', 'in', UNFINISHED)
-      .executeTakeFirst();
-    return Number(row?.n ?? 0);
+    return countPending(await this.#kysely(), keyId);
   }
 
   /** Ids of every unfinished job, oldest first (the in-process runner resumes them at boot). */
