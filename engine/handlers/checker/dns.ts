@@ -1,40 +1,45 @@
-import { Resolver } from 'node:dns/promises';
 import { notFound, upstreamError } from '../../errors.js';
-import { isNoData, resolverFor } from '../../tools/dns.js';
+import { isNoData, resolverFor, type DnsData, type DnsType } from '../../tools/dns.js';
 import { handler } from '../types.js';
 import type { Params } from '../params.generated.js';
 
-interface DnsRecord {
-  type: string;
-  ttl?: number;
+/** One record in the shape dns-check clients read: `type`, `ttl`, and the fields its type has. */
+interface DnsCheckRecord {
+  type: DnsType;
+  ttl: number;
   ip?: string;
   target?: string;
   priority?: number;
   value?: string;
 }
 
-type Lookup = (r: Resolver, domain: string) => Promise<DnsRecord[]>;
-
-const LOOKUPS: Record<string, Lookup> = {
-  A: async (r, d) => (await r.resolve4(d, { ttl: true })).map((a) => ({ type: 'A', ttl: a.ttl, ip: a.address })),
-  AAAA: async (r, d) => (await r.resolve6(d, { ttl: true })).map((a) => ({ type: 'AAAA', ttl: a.ttl, ip: a.address })),
-  CNAME: async (r, d) => (await r.resolveCname(d)).map((target) => ({ type: 'CNAME', target })),
-  MX: async (r, d) => (await r.resolveMx(d)).sort((a, b) => a.priority - b.priority).map((m) => ({ type: 'MX', target: m.exchange, priority: m.priority })),
-  NS: async (r, d) => (await r.resolveNs(d)).map((target) => ({ type: 'NS', target })),
-  TXT: async (r, d) => (await r.resolveTxt(d)).map((parts) => ({ type: 'TXT', value: parts.join('') })),
+/** The fields each type's data becomes; the types asked, in the order records are listed. */
+const FIELDS: { [T in DnsType]: (data: DnsData[T]) => Omit<DnsCheckRecord, 'type' | 'ttl'> } = {
+  A: (ip) => ({ ip }),
+  AAAA: (ip) => ({ ip }),
+  CNAME: (target) => ({ target }),
+  MX: (mx) => ({ target: mx.exchange, priority: mx.preference }),
+  NS: (target) => ({ target }),
+  // a TXT record is one or more strings of at most 255 bytes each; clients want the whole text
+  TXT: (strings) => ({ value: Buffer.concat(strings).toString('utf8') }),
 };
 
 /** Every common record type of a domain, asked in parallel (the shape dns-check clients read). */
-export default handler<Params['checker/dns']>(async ({ params, setup }) => {
+export default handler<Params['checker/dns']>(async ({ params, setup, call }) => {
   const resolver = resolverFor(setup.upstreams);
   const domain = String(params.domain).toLowerCase().replace(/\.$/, '');
-  const answers = await Promise.allSettled(Object.values(LOOKUPS).map((lookup) => lookup(resolver, domain)));
-  const failures = answers.flatMap((a) => (a.status === 'rejected' ? [(a.reason as { code?: string }).code] : []));
+  const lookup = async <T extends DnsType>(type: T): Promise<DnsCheckRecord[]> => {
+    const records = (await resolver.resolve(domain, type, call.signal)).map(({ ttl, data }) => ({ type, ttl, ...FIELDS[type](data) }));
+    return type === 'MX' ? records.sort((a, b) => a.priority! - b.priority!) : records;
+  };
+  const answers = await Promise.allSettled((Object.keys(FIELDS) as DnsType[]).map(lookup));
+  const failures = answers.flatMap((a) => (a.status === 'rejected' ? [a.reason as { code?: string }] : []));
   const records = answers.flatMap((a) => (a.status === 'fulfilled' ? a.value : []));
   if (records.length === 0) {
-    if (failures.every((code) => code === 'ENOTFOUND')) throw notFound(`The domain ${domain} does not exist`);
-    const broken = failures.find((code) => !isNoData(code));
-    if (broken) throw upstreamError('dns', broken);
+    if (failures.every((err) => err.code === 'ENOTFOUND')) throw notFound(`The domain ${domain} does not exist`);
+    const broken = failures.find((err) => !isNoData(err.code));
+    // an abort (client gone, endpoint deadline) is not the resolver's fault: let it through as it is
+    if (broken) throw broken.code ? upstreamError('dns', broken.code) : broken;
   }
   return { domain, records };
 });
