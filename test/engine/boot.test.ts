@@ -14,8 +14,8 @@ import { tempDataDir } from '../support/serve.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-function start(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+function start(env: Record<string, string>, nodeArgs: string[] = []) {
+  const child = spawn(process.execPath, [...nodeArgs, 'scripts/start.mjs'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDataDir(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -64,6 +64,24 @@ t.test('HTTPS with HSTS from TLS_CERT_FILE/TLS_KEY_FILE, full registry', async (
   t.equal(answer.status, 200);
   t.match(answer.hsts, /max-age=\d+/);
   t.match(JSON.parse(answer.body), { status: 'ok', version: '3.0.4' });
+});
+
+t.test('boot loads no database or queue client: Kysely, pg, BullMQ and ioredis load on first use', async (t) => {
+  // a value import of one of them in a module on the boot path cost ~130 ms of every start once
+  const file = path.join(tempDataDir('manifold-loads-'), 'loads.json');
+  const server = start({ RECORD_LOADS_FILE: file }, ['--import', './test/support/record-loads.mjs']);
+  t.teardown(() => {
+    server.child.kill();
+  });
+  await server.listening;
+  const loaded = JSON.parse(fs.readFileSync(file, 'utf8')) as string[];
+  const packages = new Set(loaded.flatMap((url) => url.match(/\/node_modules\/((?:@[^/]+\/)?[^/]+)\//)?.[1] ?? []));
+  t.ok(packages.has('koa') && packages.has('better-sqlite3'), 'the recording sees what boot loads');
+  t.same(
+    ['kysely', 'pg', 'bullmq', 'ioredis'].filter((name) => packages.has(name)),
+    [],
+    'none of them loaded before listening',
+  );
 });
 
 t.test('the built engine serves what loads on first use: effects (Skia in the built worker), bodies, tools', async (t) => {
