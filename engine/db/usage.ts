@@ -1,5 +1,6 @@
 import type { HttpMethod } from '../manifest/types.js';
 import { databaseOf, type Database, type DatabaseSource } from './database.js';
+import { DAY_MS, nextUtcMidnight, utcDay } from '../utc-day.js';
 
 /**
  * Requests per key, endpoint and UTC day, shared by every instance through the
@@ -55,8 +56,6 @@ const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE'];
 
 /** The endpoint ids a filter names: itself when it has a method, else the path under every method. */
 const endpointIds = (endpoint: string): string[] => (endpoint.includes(' ') ? [endpoint] : METHODS.map((m) => `${m} ${endpoint}`));
-const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const DAY_MS = 86_400_000;
 
 export class UsageCounter {
   readonly #db: () => Database;
@@ -92,8 +91,8 @@ export class UsageCounter {
     const now = this.#now();
     // a clock moved backwards (tests) re-derives the day as well
     if (now >= this.#todayEnds || now < this.#todayEnds - DAY_MS) {
-      this.#today = dayOf(now);
-      this.#todayEnds = Date.parse(`${this.#today}T00:00:00Z`) + DAY_MS;
+      this.#today = utcDay(now);
+      this.#todayEnds = nextUtcMidnight(now);
     }
     return this.#today;
   }
@@ -141,7 +140,7 @@ export class UsageCounter {
 
   /** Requests of `keyId` today (UTC) and ever, every instance's written counts plus this one's waiting ones. */
   async totals(keyId: string): Promise<UsageTotals> {
-    const today = dayOf(this.#now());
+    const today = utcDay(this.#now());
     for (;;) {
       while (this.#flushing) await this.#flushing.catch(() => undefined);
       const generation = this.#generation;

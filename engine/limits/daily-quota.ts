@@ -1,6 +1,7 @@
 import type { Principal } from '../auth/authenticate.js';
 import { readyDatabase, type DatabaseSource } from '../db/database.js';
 import { ApiError } from '../errors.js';
+import { nextUtcMidnight, utcDay } from '../utc-day.js';
 
 /**
  * Daily quotas per tier (TEST_KEY_DAILY, PERSONAL_KEY_DAILY): requests per key and
@@ -19,12 +20,8 @@ export interface QuotaState {
   resetsAt: string;
 }
 
-const DAY_MS = 86_400_000;
-const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const nextMidnight = (ms: number) => (Math.floor(ms / DAY_MS) + 1) * DAY_MS;
-
 export const quotaExceeded = (principal: Principal, limit: number, now: number) => {
-  const seconds = String(Math.max(1, Math.ceil((nextMidnight(now) - now) / 1000)));
+  const seconds = String(Math.max(1, Math.ceil((nextUtcMidnight(now) - now) / 1000)));
   return new ApiError(
     429,
     'daily_quota_exceeded',
@@ -48,7 +45,7 @@ export class DailyQuota {
     const db = await readyDatabase(this.#source);
     const taken = await db.kysely
       .insertInto('daily_quota')
-      .values({ key_id: principal.keyId, day: dayOf(now), count: 1 })
+      .values({ key_id: principal.keyId, day: utcDay(now), count: 1 })
       .onConflict((oc) =>
         oc
           .columns(['key_id', 'day'])
@@ -69,9 +66,9 @@ export class DailyQuota {
       .selectFrom('daily_quota')
       .select('count')
       .where('key_id', '=', principal.keyId)
-      .where('day', '=', dayOf(now))
+      .where('day', '=', utcDay(now))
       .executeTakeFirst();
     const used = Number(row?.count ?? 0);
-    return { limit: principal.daily, used, remaining: Math.max(0, principal.daily - used), resetsAt: new Date(nextMidnight(now)).toISOString() };
+    return { limit: principal.daily, used, remaining: Math.max(0, principal.daily - used), resetsAt: new Date(nextUtcMidnight(now)).toISOString() };
   }
 }
