@@ -9,9 +9,6 @@ import { EndpointRouter } from './router.js';
 import { validatorFor } from './params.js';
 import { locate } from './binaries.js';
 
-// where executables are found lives in binaries.ts (adapters import it without importing the registry)
-export { binaryPath, onPath } from './binaries.js';
-
 /** An endpoint ready to serve: its handler, or the reason it is unavailable. */
 export interface Route {
   readonly endpoint: Endpoint;

@@ -6,7 +6,7 @@ import { invalidParameter, notFound, upstreamError } from '../errors.js';
 import { captureTool } from '../media/child.js';
 import { ffprobeArgs, parseProbe, type Probe } from '../media/ffmpeg-args.js';
 import { mediaSettings } from '../media/settings.js';
-import { onPath } from '../registry.js';
+import { onPath } from '../binaries.js';
 import { abortable } from '../abortable.js';
 
 /**

@@ -4,7 +4,7 @@ import { runFfmpeg } from '../audio/ffmpeg.js';
 import { toolError, type AudioSource } from '../audio/source.js';
 import { upstreamError } from '../errors.js';
 import { startTool } from '../media/child.js';
-import { binaryPath } from '../registry.js';
+import { binaryPath } from '../binaries.js';
 
 /** Seconds fingerprinted from the start of the audio: what AcoustID's own tools send by default is 120; a clip a bot forwards is short. */
 export const FINGERPRINT_SECONDS = 30;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { startTool } from '../media/child.js';
-import { binaryPath } from '../registry.js';
+import { binaryPath } from '../binaries.js';
 import { toolError } from '../audio/source.js';
 import type { Voice } from './voices.js';
 

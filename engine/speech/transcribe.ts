@@ -3,7 +3,7 @@ import type { AdapterSetup } from '../adapters/types.js';
 import { toolError } from '../audio/source.js';
 import { upstreamError } from '../errors.js';
 import { captureTool } from '../media/child.js';
-import { binaryPath } from '../registry.js';
+import { binaryPath } from '../binaries.js';
 
 /**
  * Speech to text: an OpenAI-compatible /audio/transcriptions server when one is

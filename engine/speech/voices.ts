@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { captureTool } from '../media/child.js';
-import { binaryPath, onPath } from '../registry.js';
+import { binaryPath, onPath } from '../binaries.js';
 
 /**
  * The text-to-speech voices installed on this machine, discovered on first use (not

@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import { upstreamError } from '../errors.js';
 import { upstreamStatusOf, type HttpClient } from '../http/client.js';
 import { startTool, type Tool } from '../media/child.js';
-import { binaryPath } from '../registry.js';
+import { binaryPath } from '../binaries.js';
 import { scopeOf } from '../scope.js';
 
 /**

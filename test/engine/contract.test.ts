@@ -204,7 +204,7 @@ t.test('public endpoints need no key and count against a per-address budget', as
 });
 
 t.test('a binary is found on PATH or through its *_PATH override', async (t) => {
-  const { onPath } = await import('../../engine/registry.js');
+  const { onPath } = await import('../../engine/binaries.js');
   t.ok(onPath('node', { PATH: process.env.PATH! }));
   t.notOk(onPath('yt-dlp', { PATH: '/nonexistent' }));
   t.ok(onPath('yt-dlp', { PATH: '/nonexistent', YTDLP_PATH: process.execPath }), 'YTDLP_PATH names it');
