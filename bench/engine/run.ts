@@ -37,7 +37,7 @@ const OUT = args.includes('--out') ? args[args.indexOf('--out') + 1] : undefined
 
 interface Target {
   name: string;
-  server: 'node-http' | 'node-json' | 'koa' | 'koa-json' | 'engine';
+  server: 'node-http' | 'node-json' | 'koa' | 'koa-json' | 'koa-keyed' | 'engine';
   path: string;
   keyed?: boolean;
 }
@@ -47,6 +47,7 @@ const TARGETS: Target[] = [
   { name: 'Koa hello-world', server: 'koa', path: '/' },
   { name: 'Koa JSON envelope + headers (reference)', server: 'koa-json', path: '/' },
   { name: 'node:http JSON envelope + headers (reference)', server: 'node-json', path: '/' },
+  { name: 'Koa JSON + key check, rate limit, usage count (reference)', server: 'koa-keyed', path: '/api/fun/quote', keyed: true },
   { name: 'engine /api/fun/quote', server: 'engine', path: '/api/fun/quote', keyed: true },
   { name: `engine first route (${FIRST_PATH})`, server: 'engine', path: FIRST_PATH, keyed: true },
   { name: `engine last route (${LAST_PATH})`, server: 'engine', path: LAST_PATH, keyed: true },
@@ -207,7 +208,7 @@ async function main() {
     const roundRatio = (a: string, b: string, of: (s: Sample) => number) => median(samples.get(a)!.map((s, i) => of(s) / of(samples.get(b)![i])));
     const ratioRow = (label: string, a: string, b: string, target = '—') =>
       `| ${label} | ${(roundRatio(a, b, (s) => s.rps) * 100).toFixed(1)}% | ${(100 / roundRatio(a, b, (s) => s.cpu)).toFixed(1)}% | ${target} |`;
-    const [nodeName, koaName, koaJsonName, nodeJsonName, quoteName, firstName, lastName] = TARGETS.map((t) => t.name);
+    const [nodeName, koaName, koaJsonName, nodeJsonName, keyedName, quoteName, firstName, lastName] = TARGETS.map((t) => t.name);
     const lines = [
       `# Engine benchmark`,
       ``,
@@ -238,6 +239,8 @@ async function main() {
       ratioRow('Koa JSON envelope + headers vs Koa hello-world (ceiling for any JSON endpoint)', koaJsonName, koaName),
       ratioRow('engine /api/fun/quote vs Koa JSON envelope + headers', quoteName, koaJsonName),
       ratioRow('node:http JSON envelope + headers vs Koa hello-world (the same answer without Koa)', nodeJsonName, koaName),
+      ratioRow('Koa JSON + key check, rate limit, usage count vs Koa JSON envelope + headers (what the keyed work alone costs)', keyedName, koaJsonName),
+      ratioRow('engine /api/fun/quote vs Koa JSON + key check, rate limit, usage count (what the registry machinery costs)', quoteName, keyedName),
       ratioRow(`last route vs first route (${engineInfo.registered} registered)`, lastName, firstName, 'within 5%'),
       ``,
       `Route lookup alone (EndpointRouter.match, in process, CPU ns per call, median of 6 × 200,000): first ${lookup.first.toFixed(0)} ns, last ${lookup.last.toFixed(0)} ns ` +

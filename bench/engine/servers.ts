@@ -12,6 +12,13 @@ import { loadEndpoints } from '../../engine/manifest/load.js';
 import type { Endpoint } from '../../engine/manifest/types.js';
 import { silentLogger } from '../../engine/log.js';
 import { tuneV8 } from '../../engine/v8-flags.js';
+import { authenticateKey } from '../../engine/auth/authenticate.js';
+import { keyBeforeBody } from '../../engine/auth/key-from-request.js';
+import { KeyStore } from '../../engine/auth/key-store.js';
+import { database } from '../../engine/db/database.js';
+import { UsageCounter } from '../../engine/db/usage.js';
+import { enforceRateLimit } from '../../engine/limits/enforce-rate-limit.js';
+import { MemoryRateLimiter } from '../../engine/limits/memory-rate-limiter.js';
 
 /**
  * One benchmark target per process (run.ts starts them), so the server has its own
@@ -19,7 +26,7 @@ import { tuneV8 } from '../../engine/v8-flags.js';
  * the port (and, for the engine, the registry it serves) once listening, and
  * answers any IPC message with its CPU usage so far.
  *
- *   node --import tsx bench/engine/servers.ts node-http | node-json | koa | koa-json | engine
+ *   node --import tsx bench/engine/servers.ts node-http | node-json | koa | koa-json | koa-keyed | engine
  */
 
 export const BENCH_KEY = 'bench-key';
@@ -37,17 +44,21 @@ export function paddedEndpoints(size = REGISTRY_SIZE): { endpoints: Endpoint[]; 
   return { endpoints: [clone(FIRST_PATH), ...real, ...padding, clone(LAST_PATH)], real: real.length };
 }
 
-function engineServer(): { server: http.Server; info: Record<string, unknown> } {
-  // as engine/main.ts runs it
-  tuneV8();
-  const { endpoints, real } = paddedEndpoints();
-  const config = loadConfig({
+/** The engine's configuration for the bench: the bench key as the test key, its rate limit out of reach, no access log. */
+const benchConfig = () =>
+  loadConfig({
     TEST_API_KEY: BENCH_KEY,
     TEST_KEY_RPM: '1000000000',
     LOG_REQUESTS: '0',
     DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'manifold-bench-')),
     PATH: process.env.PATH,
   });
+
+function engineServer(): { server: http.Server; info: Record<string, unknown> } {
+  // as engine/main.ts runs it
+  tuneV8();
+  const { endpoints, real } = paddedEndpoints();
+  const config = benchConfig();
   const engine = createEngine({ config, endpoints, logger: silentLogger });
   return { server: http.createServer(engine.app.callback()), info: { registered: engine.registry.routes.length, real } };
 }
@@ -96,6 +107,35 @@ function koaJsonServer(): http.Server {
   return http.createServer(app.callback());
 }
 
+/**
+ * Reference point: the Koa JSON reference after the work every keyed request must do,
+ * with the engine's own functions (the key read from the headers and checked, the rate
+ * limit with its headers, the request counted in the key's usage), and nothing of the
+ * registry (no route lookup, validation, adapter, deadline, metrics). The engine's
+ * distance to this row is what its generic machinery costs.
+ */
+function koaKeyedServer(): http.Server {
+  tuneV8();
+  const list = quotes();
+  const config = benchConfig();
+  const auth = { store: new KeyStore(() => database(config)), config };
+  const limiter = new MemoryRateLimiter();
+  const usage = new UsageCounter(config);
+  const app = new Koa();
+  app.silent = true;
+  app.use(async (ctx) => {
+    const principal = await authenticateKey(keyBeforeBody(ctx), auth);
+    enforceRateLimit(ctx, limiter, principal);
+    usage.count(principal.keyId, 'GET /api/fun/quote');
+    const { headers, body } = quoteAnswer(list);
+    ctx.set('X-Request-Id', headers['X-Request-Id']);
+    ctx.set('Access-Control-Allow-Origin', headers['Access-Control-Allow-Origin']);
+    ctx.set('Access-Control-Expose-Headers', headers['Access-Control-Expose-Headers']);
+    ctx.body = body;
+  });
+  return http.createServer(app.callback());
+}
+
 /** The same answer straight from node:http: what a JSON endpoint costs without Koa's per-request machinery. */
 function nodeJsonServer(): http.Server {
   const list = quotes();
@@ -117,12 +157,14 @@ export function start(kind: string | undefined): { server: http.Server; info: Re
       return { server: koaServer(), info: {} };
     case 'koa-json':
       return { server: koaJsonServer(), info: {} };
+    case 'koa-keyed':
+      return { server: koaKeyedServer(), info: {} };
     case 'node-http':
       return { server: nodeServer(), info: {} };
     case 'node-json':
       return { server: nodeJsonServer(), info: {} };
     default:
-      throw new Error(`unknown target "${kind}" (engine, koa, koa-json, node-http, node-json)`);
+      throw new Error(`unknown target "${kind}" (engine, koa, koa-json, koa-keyed, node-http, node-json)`);
   }
 }
 
