@@ -51,7 +51,34 @@ export interface UsageOptions {
   now?: () => number;
 }
 
-const SEPARATOR = '\u0000';
+/**
+ * Counts waiting to be written, by UTC day, key and endpoint. Nested maps rather than one
+ * map of joined ids: count() runs on every keyed request, and a joined id was a new string
+ * to build and hash each time (~0.35 µs of a request's ~16 µs without sockets).
+ */
+class PendingCounts {
+  readonly #days = new Map<string, Map<string, Map<string, number>>>();
+  /** Distinct day/key/endpoint entries (each one row of the next write). */
+  size = 0;
+
+  add(day: string, keyId: string, endpoint: string, n: number): void {
+    let keys = this.#days.get(day);
+    if (!keys) this.#days.set(day, (keys = new Map()));
+    let endpoints = keys.get(keyId);
+    if (!endpoints) keys.set(keyId, (endpoints = new Map()));
+    const counted = endpoints.get(endpoint);
+    if (counted === undefined) this.size++;
+    endpoints.set(endpoint, (counted ?? 0) + n);
+  }
+
+  *rows(keyId?: string): Generator<UsageRow> {
+    for (const [day, keys] of this.#days)
+      for (const [key, endpoints] of keys) {
+        if (keyId !== undefined && key !== keyId) continue;
+        for (const [endpoint, count] of endpoints) yield { keyId: key, endpoint, day, count };
+      }
+  }
+}
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE'];
 
 /** The endpoint ids a filter names: itself when it has a method, else the path under every method. */
@@ -62,7 +89,7 @@ export class UsageCounter {
   readonly #flushMs: number;
   readonly #maxPending: number;
   readonly #now: () => number;
-  #pending = new Map<string, number>();
+  #pending = new PendingCounts();
   #timer?: NodeJS.Timeout;
   #flushing?: Promise<void>;
   /** Moves each time a flush takes the waiting counts: a read that saw it move may have missed a batch in flight. */
@@ -81,8 +108,7 @@ export class UsageCounter {
 
   /** Count one request of `keyId` to `endpoint` (an endpoint id such as `GET /api/fun/quote`). */
   count(keyId: string, endpoint: string, n = 1): void {
-    const id = keyId + SEPARATOR + endpoint + SEPARATOR + this.#day();
-    this.#pending.set(id, (this.#pending.get(id) ?? 0) + n);
+    this.#pending.add(this.#day(), keyId, endpoint, n);
     if (this.#pending.size >= this.#maxPending) void this.flush().catch(() => undefined);
     else this.#timer ??= setTimeout(() => void this.flush().catch(() => undefined), this.#flushMs).unref();
   }
@@ -104,12 +130,12 @@ export class UsageCounter {
     this.#timer = undefined;
     if (this.#pending.size === 0) return;
     const batch = this.#pending;
-    this.#pending = new Map();
+    this.#pending = new PendingCounts();
     this.#generation++;
     this.#flushing = this.#write(batch)
       .catch((error: unknown) => {
         // kept for the next flush: merged with what was counted meanwhile
-        for (const [id, n] of batch) this.#pending.set(id, (this.#pending.get(id) ?? 0) + n);
+        for (const row of batch.rows()) this.#pending.add(row.day, row.keyId, row.endpoint, row.count);
         this.#timer ??= setTimeout(() => void this.flush().catch(() => undefined), this.#flushMs).unref();
         throw error;
       })
@@ -117,13 +143,10 @@ export class UsageCounter {
     return this.#flushing;
   }
 
-  async #write(batch: Map<string, number>): Promise<void> {
+  async #write(batch: PendingCounts): Promise<void> {
     const db = this.#db();
     await db.ready;
-    const rows = [...batch].map(([id, count]) => {
-      const [key_id, endpoint, day] = id.split(SEPARATOR);
-      return { key_id, endpoint, day, count };
-    });
+    const rows = Array.from(batch.rows(), ({ keyId, endpoint, day, count }) => ({ key_id: keyId, endpoint, day, count }));
     await db.kysely.transaction().execute(async (trx) => {
       // in chunks: SQLite allows at most 32,766 bound values per statement
       for (let i = 0; i < rows.length; i += 1000) {
@@ -147,11 +170,9 @@ export class UsageCounter {
       const totals = await this.#written(keyId, today);
       // a flush took counts while the table was read: they may be in neither, so read again once written
       if (generation !== this.#generation) continue;
-      for (const [id, n] of this.#pending) {
-        const [key, , day] = id.split(SEPARATOR);
-        if (key !== keyId) continue;
-        totals.total += n;
-        if (day === today) totals.today += n;
+      for (const { day, count } of this.#pending.rows(keyId)) {
+        totals.total += count;
+        if (day === today) totals.today += count;
       }
       return totals;
     }
