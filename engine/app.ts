@@ -82,6 +82,8 @@ export function createEngine(options: EngineOptions): Engine {
     checked: compiled !== undefined && !options.eager,
   });
   databaseTarget(config); // a bad DATABASE_TIMEOUT_MS stops the boot, as other settings do, not the first request needing the database
+  const features = engineFeatures();
+  for (const feature of features) feature.check?.(config); // so do the settings of features that start later
   const store = new KeyStore(() => database(config));
   const limiter = createRateLimiter(config, logger);
   const auth = { store, config };
@@ -91,7 +93,6 @@ export function createEngine(options: EngineOptions): Engine {
   const quota = new DailyQuota(config);
 
   // the features' built-in routes, one table: dispatched, listed and documented like the manifests
-  const features = engineFeatures();
   const builtins: Builtin[] = [];
   const context: FeatureContext = { config, registry, store, usage, quota, files, logger, metrics, jobs, builtins: () => builtins };
   for (const feature of features) builtins.push(...(feature.routes?.(context) ?? []));

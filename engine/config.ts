@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { nonNegativeInt, optionalPositiveInt, positiveInt } from './settings/int.js';
 
 /**
  * The environment, parsed once into a frozen object. Adapters and upstreams read
@@ -39,6 +40,10 @@ export interface Config {
   logRequests: boolean;
   /** S3-compatible object storage for hosted files when S3_BUCKET is set; local disk under DATA_DIR otherwise. */
   s3?: S3Settings;
+  /** The code pool's sizing and limits (handlers/cpu-pool.ts); unset fields take the pool's defaults. */
+  cpu: CpuPoolSettings;
+  /** The effects' render pool (effects/shared.ts) and photo enhancement (tools/remini.ts); unset fields take their defaults. */
+  effects: EffectsSettings;
   env: Readonly<Record<string, string>>;
 }
 
@@ -56,37 +61,38 @@ export interface S3Settings {
   publicUrl?: string;
 }
 
+/**
+ * Checked here with the rest of the environment so a typo stops the boot, though the
+ * pools that use these start only on first use.
+ */
+export interface CpuPoolSettings {
+  /** CPU_THREADS: worker threads (default: cores). */
+  threads?: number;
+  /** CPU_QUEUE: runs allowed to wait (default: 8 per thread). */
+  queue?: number;
+  /** CPU_TASK_MS: wall-clock limit of one run once started. */
+  taskMs?: number;
+  /** CPU_TASK_MEMORY_MB: V8 heap per worker. */
+  taskMemoryMb?: number;
+}
+
+export interface EffectsSettings {
+  /** EFFECTS_THREADS: render workers (default: cores). */
+  threads?: number;
+  /** EFFECTS_QUEUE: renders allowed to wait per worker. */
+  queue?: number;
+  /** ENHANCE_MAX_PIXELS: a photo is reduced to this many pixels before enhancement. */
+  enhanceMaxPixels?: number;
+}
+
 /** The shared test key when TEST_API_KEY is unset; documented in the README. */
 export const DEFAULT_TEST_API_KEY = 'manifold-test';
 export const API_VERSION = '3.0.4';
 
-const int = (value: string | undefined, fallback: number, name: string): number => {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
-  return n;
-};
-
-/** A positive integer, `fallback` when unset. */
-export const positiveInt = (value: string | undefined, fallback: number, name: string): number => {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${value}"`);
-  return n;
-};
-
-/** A positive integer, or undefined when unset (a limit that may be absent). */
-const optionalLimit = (value: string | undefined, name: string): number | undefined => {
-  if (value === undefined || value === '') return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer (or unset for no limit), got "${value}"`);
-  return n;
-};
-
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(source)) if (v !== undefined && v !== '') env[k] = v;
-  const port = int(env.PORT, 3000, 'PORT');
+  const port = nonNegativeInt(env, 'PORT', 3000);
   return Object.freeze({
     port,
     host: env.HOST ?? '0.0.0.0',
@@ -97,23 +103,34 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     version: API_VERSION,
     testApiKey: env.TEST_API_KEY ?? DEFAULT_TEST_API_KEY,
     adminToken: env.ADMIN_TOKEN,
-    testKeyRpm: int(env.TEST_KEY_RPM, 30, 'TEST_KEY_RPM'),
-    personalKeyRpm: int(env.PERSONAL_KEY_RPM, 300, 'PERSONAL_KEY_RPM'),
-    testKeyDaily: optionalLimit(env.TEST_KEY_DAILY, 'TEST_KEY_DAILY'),
-    personalKeyDaily: optionalLimit(env.PERSONAL_KEY_DAILY, 'PERSONAL_KEY_DAILY'),
-    testKeyMaxJobs: positiveInt(env.TEST_KEY_MAX_JOBS, 2, 'TEST_KEY_MAX_JOBS'),
-    personalKeyMaxJobs: positiveInt(env.PERSONAL_KEY_MAX_JOBS, 20, 'PERSONAL_KEY_MAX_JOBS'),
+    testKeyRpm: nonNegativeInt(env, 'TEST_KEY_RPM', 30),
+    personalKeyRpm: nonNegativeInt(env, 'PERSONAL_KEY_RPM', 300),
+    testKeyDaily: optionalPositiveInt(env, 'TEST_KEY_DAILY'),
+    personalKeyDaily: optionalPositiveInt(env, 'PERSONAL_KEY_DAILY'),
+    testKeyMaxJobs: positiveInt(env, 'TEST_KEY_MAX_JOBS', 2),
+    personalKeyMaxJobs: positiveInt(env, 'PERSONAL_KEY_MAX_JOBS', 20),
     redisUrl: env.REDIS_URL,
     allowPrivateUrls: env.ALLOW_PRIVATE_URLS === '1',
-    uploadMaxBytes: int(env.UPLOAD_MAX_BYTES, 104857600, 'UPLOAD_MAX_BYTES'),
-    bodyMaxBytes: int(env.BODY_MAX_BYTES, 1048576, 'BODY_MAX_BYTES'),
+    uploadMaxBytes: nonNegativeInt(env, 'UPLOAD_MAX_BYTES', 104857600),
+    bodyMaxBytes: nonNegativeInt(env, 'BODY_MAX_BYTES', 1048576),
     tlsCertFile: env.TLS_CERT_FILE,
     tlsKeyFile: env.TLS_KEY_FILE,
-    headersTimeoutMs: int(env.HEADERS_TIMEOUT_MS, 20_000, 'HEADERS_TIMEOUT_MS'),
-    requestTimeoutMs: int(env.REQUEST_TIMEOUT_MS, 300_000, 'REQUEST_TIMEOUT_MS'),
-    bodyIdleTimeoutMs: int(env.BODY_IDLE_TIMEOUT_MS, 15_000, 'BODY_IDLE_TIMEOUT_MS'),
+    headersTimeoutMs: nonNegativeInt(env, 'HEADERS_TIMEOUT_MS', 20_000),
+    requestTimeoutMs: nonNegativeInt(env, 'REQUEST_TIMEOUT_MS', 300_000),
+    bodyIdleTimeoutMs: nonNegativeInt(env, 'BODY_IDLE_TIMEOUT_MS', 15_000),
     logRequests: env.LOG_REQUESTS !== '0',
     s3: env.S3_BUCKET ? s3Settings(env) : undefined,
+    cpu: Object.freeze({
+      threads: optionalPositiveInt(env, 'CPU_THREADS'),
+      queue: optionalPositiveInt(env, 'CPU_QUEUE'),
+      taskMs: optionalPositiveInt(env, 'CPU_TASK_MS'),
+      taskMemoryMb: optionalPositiveInt(env, 'CPU_TASK_MEMORY_MB'),
+    }),
+    effects: Object.freeze({
+      threads: optionalPositiveInt(env, 'EFFECTS_THREADS'),
+      queue: optionalPositiveInt(env, 'EFFECTS_QUEUE'),
+      enhanceMaxPixels: optionalPositiveInt(env, 'ENHANCE_MAX_PIXELS'),
+    }),
     env: Object.freeze(env),
   });
 }

@@ -13,6 +13,7 @@ import { fileBuiltins } from './storage/file-route.js';
 import { discoveryBuiltins } from './discovery/routes.js';
 import { galleryBuiltins } from './effects/gallery.js';
 import { tempMailSettings } from './tempmail/settings.js';
+import { mediaSettings } from './media/settings.js';
 import { closeChromium } from './tools/browser/chromium.js';
 import type { EngineMetrics } from './metrics/metrics.js';
 import { metricsBuiltins } from './metrics/route.js';
@@ -27,6 +28,8 @@ import type { Jobs } from './jobs/service.js';
  */
 export interface Feature {
   name: string;
+  /** Throws on a bad setting of the feature: called as the engine is built, so a typo stops the boot though the feature starts later. */
+  check?(config: Config): void;
   routes?(context: FeatureContext): Builtin[];
   start?(context: FeatureContext): Promise<void>;
   close?(): Promise<void>;
@@ -66,6 +69,8 @@ export function engineFeatures(): Feature[] {
       start: (c) => c.jobs.start(),
     },
     tempMailReceiver(),
+    // the media service (downloaders) starts on first use in the engine's scope: its settings are checked now
+    { name: 'media', check: (config) => void mediaSettings(config) },
     // launched on first use (screenshots, HTML obfuscation), so only closed here
     { name: 'chromium', close: closeChromium },
     // worker pools (render, upscale, code), the media service (egress proxy, cache janitor),
@@ -78,6 +83,7 @@ function tempMailReceiver(): Feature {
   let server: { close(): Promise<void> } | undefined;
   return {
     name: 'temp-mail SMTP receiver',
+    check: (config) => void tempMailSettings(config),
     async start({ config, files, logger }) {
       const mail = tempMailSettings(config);
       if (!mail.domain || mail.smtpPort === undefined) return;

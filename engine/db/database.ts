@@ -3,7 +3,8 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { CircuitBreaker } from '../circuit-breaker.js';
-import { positiveInt, type Config } from '../config.js';
+import type { Config } from '../config.js';
+import { positiveInt } from '../settings/int.js';
 import type { Dialect } from './migrations.js';
 import type { Tables } from './tables.js';
 import { ApiError } from '../errors.js';
@@ -53,7 +54,7 @@ export type DatabaseTarget = PostgresTarget | { file: string };
 export function databaseTarget(config: Pick<Config, 'dataDir' | 'env'>): DatabaseTarget {
   const url = config.env.DATABASE_URL;
   if (!url) return { file: path.join(path.resolve(config.dataDir), DATABASE_FILE) };
-  return { url, timeoutMs: positiveInt(config.env.DATABASE_TIMEOUT_MS, DATABASE_TIMEOUT_MS, 'DATABASE_TIMEOUT_MS') };
+  return { url, timeoutMs: positiveInt(config.env, 'DATABASE_TIMEOUT_MS', DATABASE_TIMEOUT_MS) };
 }
 
 const shared = new Map<string, Database>();

@@ -8,16 +8,12 @@ import { scopeOf } from '../scope.js';
  * effect endpoint (a pool per endpoint would mean hundreds of idle threads).
  */
 
-/** The pool, created on first use from EFFECTS_THREADS / EFFECTS_QUEUE in the config's env. */
+/** The pool, created on first use, sized by EFFECTS_THREADS / EFFECTS_QUEUE (checked by loadConfig). */
 export function renderPool(config: Config | undefined): RenderPool {
-  return scopeOf(config).own(
-    'render',
-    () => {
-      const env = config?.env ?? {};
-      return new RenderPool({ threads: intEnv(env.EFFECTS_THREADS), queue: intEnv(env.EFFECTS_QUEUE) });
-    },
-    { close: (pool) => pool.close(), stats: (pool) => pool.stats },
-  );
+  return scopeOf(config).own('render', () => new RenderPool({ threads: config?.effects?.threads, queue: config?.effects?.queue }), {
+    close: (pool) => pool.close(),
+    stats: (pool) => pool.stats,
+  });
 }
 
 export function renderCache(config: Config | undefined): RenderCache {
@@ -27,9 +23,4 @@ export function renderCache(config: Config | undefined): RenderCache {
 /** Stops the workers now (the engine's close does it too). */
 export async function closeRenderPool(config?: Config): Promise<void> {
   await scopeOf(config).release('render');
-}
-
-function intEnv(value: string | undefined): number | undefined {
-  const n = Number(value);
-  return Number.isInteger(n) && n > 0 ? n : undefined;
 }

@@ -1,6 +1,6 @@
-import { BoundedPool, positiveInt } from '../workers/pool.js';
+import { BoundedPool } from '../workers/pool.js';
 import { siblingModule } from '../root.js';
-import type { Config } from '../config.js';
+import type { Config, CpuPoolSettings } from '../config.js';
 import { scopeOf } from '../scope.js';
 import { FileOutput } from './types.js';
 import type { CpuResult, CpuTask } from './cpu-task.js';
@@ -8,7 +8,7 @@ import type { CpuResult, CpuTask } from './cpu-task.js';
 /**
  * The code pool: one process-wide BoundedPool in which every `cost: cpu` handler runs
  * (text tools, regex, diff, parsers, QR decoding…), so no input can stall the event
- * loop. Sized and limited from the environment, read when the pool starts:
+ * loop. Sized and limited from the environment (checked by loadConfig, used when the pool starts):
  * CPU_THREADS (default: cores), CPU_QUEUE (waiting tasks, default 8 per thread),
  * CPU_TASK_MS (wall-clock limit per task, default 5000 — a backstop behind the
  * input limits, generous because a loaded host stretches wall-clock time; an endpoint's
@@ -18,17 +18,17 @@ export const DEFAULT_TASK_MS = 5000;
 
 /** The engine's code pool (engine/scope.ts), started on first use. */
 export function cpuPool(config: Config | undefined): BoundedPool {
-  return scopeOf(config).own('cpu', () => startCpuPool(config?.env ?? {}), { close: (pool) => pool.close(), stats: (pool) => pool.stats });
+  return scopeOf(config).own('cpu', () => startCpuPool(config?.cpu ?? {}), { close: (pool) => pool.close(), stats: (pool) => pool.stats });
 }
 
-function startCpuPool(env: Readonly<Record<string, string | undefined>>): BoundedPool {
-  const memory = positiveInt(env.CPU_TASK_MEMORY_MB) ?? 256;
+function startCpuPool(settings: CpuPoolSettings): BoundedPool {
+  const memory = settings.taskMemoryMb ?? 256;
   return new BoundedPool({
     filename: siblingModule(import.meta.url, 'cpu-worker'),
     name: 'The text and code tools',
-    threads: positiveInt(env.CPU_THREADS),
-    queue: positiveInt(env.CPU_QUEUE),
-    taskMs: positiveInt(env.CPU_TASK_MS) ?? DEFAULT_TASK_MS,
+    threads: settings.threads,
+    queue: settings.queue,
+    taskMs: settings.taskMs ?? DEFAULT_TASK_MS,
     resourceLimits: { maxOldGenerationSizeMb: memory, maxYoungGenerationSizeMb: Math.min(64, Math.ceil(memory / 8)), stackSizeMb: 4 },
   });
 }

@@ -1,4 +1,5 @@
-import { positiveInt, type Config } from '../config.js';
+import type { Config } from '../config.js';
+import { positiveInt } from '../settings/int.js';
 
 /**
  * How this instance takes part in jobs, parsed once from the environment.
@@ -39,12 +40,12 @@ export function jobSettings(config: Config): JobSettings {
   parsed = Object.freeze({
     role,
     redisUrl: config.redisUrl,
-    concurrency: positiveInt(env.JOBS_CONCURRENCY, 2, 'JOBS_CONCURRENCY'),
+    concurrency: positiveInt(env, 'JOBS_CONCURRENCY', 2),
     webhook: {
       secret: env.WEBHOOK_SECRET,
-      attempts: positiveInt(env.WEBHOOK_ATTEMPTS, 5, 'WEBHOOK_ATTEMPTS'),
-      backoffMs: positiveInt(env.WEBHOOK_BACKOFF_MS, 5000, 'WEBHOOK_BACKOFF_MS'),
-      timeoutMs: positiveInt(env.WEBHOOK_TIMEOUT_MS, 10_000, 'WEBHOOK_TIMEOUT_MS'),
+      attempts: positiveInt(env, 'WEBHOOK_ATTEMPTS', 5),
+      backoffMs: positiveInt(env, 'WEBHOOK_BACKOFF_MS', 5000),
+      timeoutMs: positiveInt(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
     },
   });
   settings.set(config, parsed);

@@ -1,5 +1,6 @@
 import { parse as parseShellWords } from 'shell-quote';
 import type { Config } from '../config.js';
+import { nonNegativeInt, positiveInt } from '../settings/int.js';
 import type { HostOptions } from './ytdlp.js';
 
 /**
@@ -29,14 +30,6 @@ export interface MediaSettings {
   diskQuotaBytes: number;
 }
 
-const int = (env: Readonly<Record<string, string>>, name: string, fallback: number, min = 1): number => {
-  const raw = env[name];
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer of at least ${min}, got "${raw}"`);
-  return n;
-};
-
 export function mediaSettings(config: Config): MediaSettings {
   const env = config.env;
   return Object.freeze({
@@ -44,13 +37,13 @@ export function mediaSettings(config: Config): MediaSettings {
     ytdlpHost: Object.freeze({ cookiesFile: env.YTDLP_COOKIES_FILE || undefined, extraArgs: extraArgs(env.YTDLP_EXTRA_ARGS) }),
     ffmpeg: env.FFMPEG_PATH ?? 'ffmpeg',
     ffprobe: env.FFPROBE_PATH ?? 'ffprobe',
-    maxDurationS: int(env, 'MEDIA_MAX_DURATION_S', 2 * 3600),
-    maxBytes: int(env, 'MEDIA_MAX_BYTES', 1024 * 1024 * 1024),
-    concurrency: int(env, 'MEDIA_CONCURRENCY', 2),
-    queue: int(env, 'MEDIA_QUEUE', 8, 0),
-    jobTimeoutMs: int(env, 'MEDIA_JOB_TIMEOUT_MS', 15 * 60 * 1000),
-    fileTtlS: int(env, 'MEDIA_FILE_TTL_S', 3600),
-    diskQuotaBytes: int(env, 'MEDIA_DISK_QUOTA_BYTES', 5 * 1024 * 1024 * 1024),
+    maxDurationS: positiveInt(env, 'MEDIA_MAX_DURATION_S', 2 * 3600),
+    maxBytes: positiveInt(env, 'MEDIA_MAX_BYTES', 1024 * 1024 * 1024),
+    concurrency: positiveInt(env, 'MEDIA_CONCURRENCY', 2),
+    queue: nonNegativeInt(env, 'MEDIA_QUEUE', 8),
+    jobTimeoutMs: positiveInt(env, 'MEDIA_JOB_TIMEOUT_MS', 15 * 60 * 1000),
+    fileTtlS: positiveInt(env, 'MEDIA_FILE_TTL_S', 3600),
+    diskQuotaBytes: positiveInt(env, 'MEDIA_DISK_QUOTA_BYTES', 5 * 1024 * 1024 * 1024),
   });
 }
 

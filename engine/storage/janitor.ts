@@ -1,4 +1,5 @@
 import type { Logger } from '../log.js';
+import { nonNegativeInt } from '../settings/int.js';
 import type { ClassUsage } from './disk-usage.js';
 import type { FileStore, StoreUsage } from './files.js';
 
@@ -31,9 +32,7 @@ const FIRST_PASS_DELAY_MS = 5000;
 
 /** GENERATED_FILES_TTL (seconds; 0 = never expire), and a pass every tenth of it, between a second and an hour. */
 export function janitorSettings(env: Readonly<Record<string, string>>): JanitorSettings {
-  const raw = env.GENERATED_FILES_TTL;
-  const ttl = raw === undefined ? DEFAULT_GENERATED_TTL_S : Number(raw);
-  if (!Number.isInteger(ttl) || ttl < 0) throw new Error(`GENERATED_FILES_TTL must be a whole number of seconds (0 = keep forever), got "${raw}"`);
+  const ttl = nonNegativeInt(env, 'GENERATED_FILES_TTL', DEFAULT_GENERATED_TTL_S);
   return { generatedTtlS: ttl, everyMs: ttl === 0 ? HOUR_MS : Math.min(HOUR_MS, Math.max(1000, (ttl * 1000) / 10)) };
 }
 

@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import { nonNegativeInt } from '../settings/int.js';
 
 /** Temp mail settings from the environment (see the README's configuration table). */
 export interface TempMailSettings {
@@ -15,16 +16,14 @@ export interface TempMailSettings {
   maxMessageBytes: number;
 }
 
-const int = (value: string | undefined, fallback: number) => (value && /^\d+$/.test(value) ? Number(value) : fallback);
-
 export function tempMailSettings(config: Config): TempMailSettings {
   const env = config.env;
   return {
     domain: env.MAIL_DOMAIN?.toLowerCase(),
-    smtpPort: env.SMTP_PORT ? int(env.SMTP_PORT, 2525) : undefined,
+    smtpPort: env.SMTP_PORT === undefined ? undefined : nonNegativeInt(env, 'SMTP_PORT', 2525),
     smtpHost: env.SMTP_HOST ?? '0.0.0.0',
-    ttlSeconds: int(env.TEMPMAIL_TTL_SECONDS, 3600),
-    maxMessages: int(env.TEMPMAIL_MAX_MESSAGES, 50),
-    maxMessageBytes: int(env.TEMPMAIL_MAX_MESSAGE_BYTES, 10 * 1024 * 1024),
+    ttlSeconds: nonNegativeInt(env, 'TEMPMAIL_TTL_SECONDS', 3600),
+    maxMessages: nonNegativeInt(env, 'TEMPMAIL_MAX_MESSAGES', 50),
+    maxMessageBytes: nonNegativeInt(env, 'TEMPMAIL_MAX_MESSAGE_BYTES', 10 * 1024 * 1024),
   };
 }

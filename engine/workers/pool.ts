@@ -139,9 +139,3 @@ export class BoundedPool {
 }
 
 const isOutOfMemory = (err: unknown) => (err as { code?: string } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
-
-/** A positive integer from an environment value, else undefined (pool sizes, limits). */
-export function positiveInt(value: string | undefined): number | undefined {
-  const n = Number(value);
-  return Number.isInteger(n) && n > 0 ? n : undefined;
-}

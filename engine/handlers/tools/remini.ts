@@ -21,7 +21,7 @@ export default handler<{ url: string; format?: ImageFormat; stream?: boolean }>(
   ]);
   const input = await fetchPhoto(setup, call, 'url');
   const format = params.format ?? 'jpg';
-  const maxPixels = Number(setup.config.env.ENHANCE_MAX_PIXELS) || undefined;
+  const maxPixels = setup.config.effects?.enhanceMaxPixels;
   const key = crypto
     .createHash('sha256')
     .update(`enhance\0${format}\0${maxPixels ?? ''}\0`)

@@ -1,0 +1,86 @@
+/**
+ * Integer settings are read one strict way (engine/settings/int.ts): a typo in any of
+ * them stops the boot with a message naming the variable, never silently means the
+ * default — including the pools' sizes, which are used only when a pool first starts.
+ */
+import os from 'node:os';
+import t from 'tap';
+import { loadConfig } from '../../engine/config.js';
+import { createEngine } from '../../engine/app.js';
+import { closeCpuPool, cpuPool, DEFAULT_TASK_MS } from '../../engine/handlers/cpu-pool.js';
+import { closeRenderPool, renderPool } from '../../engine/effects/shared.js';
+import { silentLogger } from '../../engine/log.js';
+import { tempDataDir } from '../support/serve.js';
+
+/** Typos an operator makes, and forms Number() would take but an integer setting should not. */
+const TYPOS = ['four', '-1', '1.5', '1e3', '0x10', '12abc'];
+
+const loadConfigChecked = ['PORT', 'TEST_KEY_RPM', 'PERSONAL_KEY_RPM', 'UPLOAD_MAX_BYTES', 'BODY_MAX_BYTES', 'HEADERS_TIMEOUT_MS'];
+const positive = [
+  'TEST_KEY_MAX_JOBS',
+  'TEST_KEY_DAILY',
+  'CPU_THREADS',
+  'CPU_QUEUE',
+  'CPU_TASK_MS',
+  'CPU_TASK_MEMORY_MB',
+  'EFFECTS_THREADS',
+  'EFFECTS_QUEUE',
+  'ENHANCE_MAX_PIXELS',
+];
+
+t.test('loadConfig refuses a bad integer, naming the variable and what is allowed', async (t) => {
+  for (const name of [...loadConfigChecked, ...positive])
+    for (const value of TYPOS)
+      t.throws(() => loadConfig({ [name]: value }), { message: `${name} must be ${allowed(name)}, got "${value}"` }, `${name}=${value}`);
+  for (const name of positive) t.throws(() => loadConfig({ [name]: '0' }), { message: new RegExp(`^${name} must be a positive integer`) }, `${name}=0`);
+});
+
+function allowed(name: string): string {
+  if (loadConfigChecked.includes(name)) return 'a non-negative integer';
+  return name === 'TEST_KEY_MAX_JOBS' ? 'a positive integer' : 'a positive integer (or unset)';
+}
+
+t.test('pool sizes: unset keeps the defaults, valid values reach the pools', async (t) => {
+  const defaults = loadConfig({});
+  t.same(defaults.cpu, {});
+  t.same(defaults.effects, {});
+  t.equal(loadConfig({ CPU_THREADS: ' 3 ' }).cpu.threads, 3, 'surrounding blanks are no typo');
+
+  const config = loadConfig({
+    CPU_THREADS: '3',
+    CPU_QUEUE: '5',
+    CPU_TASK_MS: '700',
+    CPU_TASK_MEMORY_MB: '96',
+    EFFECTS_THREADS: '2',
+    EFFECTS_QUEUE: '3',
+    ENHANCE_MAX_PIXELS: '4096',
+  });
+  t.same(config.cpu, { threads: 3, queue: 5, taskMs: 700, taskMemoryMb: 96 });
+  t.same(config.effects, { threads: 2, queue: 3, enhanceMaxPixels: 4096 });
+  t.teardown(() => Promise.all([closeCpuPool(config), closeRenderPool(config), closeCpuPool(defaults), closeRenderPool(defaults)]));
+  t.equal(cpuPool(config).threads, 3);
+  t.equal(renderPool(config).threads, 2);
+  t.equal(renderPool(config).maxQueue, 6, 'EFFECTS_QUEUE waiting renders per worker');
+  t.equal(cpuPool(defaults).threads, Math.max(1, os.availableParallelism()));
+  t.equal(DEFAULT_TASK_MS, 5000);
+});
+
+t.test('settings their features read later stop the boot too', async (t) => {
+  for (const [name, value] of [
+    ['MEDIA_QUEUE', 'eight'],
+    ['MEDIA_CONCURRENCY', '0'],
+    ['TEMPMAIL_MAX_MESSAGES', 'lots'],
+    ['TEMPMAIL_TTL_SECONDS', '1h'],
+    ['SMTP_PORT', '25x'],
+    ['JOBS_CONCURRENCY', 'two'],
+    ['DATABASE_TIMEOUT_MS', '5s'],
+    ['GENERATED_FILES_TTL', '7d'],
+  ]) {
+    const config = loadConfig({ DATA_DIR: tempDataDir(), DATABASE_URL: 'postgres://127.0.0.1:9/none', [name]: value });
+    t.throws(
+      () => createEngine({ config, logger: silentLogger, endpoints: [], upstreamSpecs: [] }),
+      { message: new RegExp(`^${name} must be `) },
+      `${name}=${value}`,
+    );
+  }
+});
