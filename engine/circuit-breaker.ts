@@ -1,6 +1,6 @@
 /**
  * A circuit breaker for one dependency (a Redis connection, a PostgreSQL server): after `threshold`
- * consecutive failures it opens, and while open every call fails at once instead
+ * consecutive failures (or one that `opensAtOnce` names: a timeout) it opens, and while open every call fails at once instead
  * of waiting for a timeout; after `cooldownMs` one call goes through as a probe
  * (half-open): success closes the circuit, failure opens it for another cooldown.
  * So an outage costs a few timed-out calls, then nothing, and recovery needs no
@@ -20,6 +20,15 @@ export interface CircuitBreakerOptions {
   cooldownMs?: number;
   /** Which errors mean the dependency is unhealthy (others, e.g. a script error Redis answered, do not count). */
   isFailure?: (error: unknown) => boolean;
+  /**
+   * Which failures open the circuit at once, before `threshold` is reached (default: none).
+   * The threshold is there so one failure that costs nothing to repeat (a dropped
+   * connection, refused at once) does not shut callers out for a cooldown while the
+   * dependency is fine; a failure that cost its caller a long wait (a timeout) is
+   * different: each call let through while counting up to the threshold would wait as
+   * long again, so one is enough.
+   */
+  opensAtOnce?: (error: unknown) => boolean;
   /** Told of every state change (logging). */
   onChange?: (to: CircuitState, from: CircuitState) => void;
   now?: () => number;
@@ -40,6 +49,7 @@ export class CircuitBreaker {
   readonly #threshold: number;
   readonly #cooldownMs: number;
   readonly #isFailure: (error: unknown) => boolean;
+  readonly #opensAtOnce: (error: unknown) => boolean;
   readonly #onChange?: (to: CircuitState, from: CircuitState) => void;
   readonly #now: () => number;
 
@@ -47,6 +57,7 @@ export class CircuitBreaker {
     this.#threshold = options.threshold ?? 3;
     this.#cooldownMs = options.cooldownMs ?? 1000;
     this.#isFailure = options.isFailure ?? (() => true);
+    this.#opensAtOnce = options.opensAtOnce ?? (() => false);
     this.#onChange = options.onChange;
     this.#now = options.now ?? Date.now;
   }
@@ -70,7 +81,7 @@ export class CircuitBreaker {
     try {
       result = await call();
     } catch (error) {
-      if (this.#isFailure(error)) this.#failed(probe);
+      if (this.#isFailure(error)) this.#failed(error, probe);
       else if (probe) this.#succeeded(); // the dependency answered, with an error of its own
       throw error;
     }
@@ -84,13 +95,13 @@ export class CircuitBreaker {
    * open or probing it changes nothing, as a late failure of a call started before.
    */
   failure(error: unknown): void {
-    if (this.#isFailure(error)) this.#failed(false);
+    if (this.#isFailure(error)) this.#failed(error, false);
   }
 
-  #failed(probe: boolean): void {
+  #failed(error: unknown, probe: boolean): void {
     this.#failures++;
     // a late failure of a call started before the circuit opened must not restart the cooldown
-    if (probe || (this.#state === 'closed' && this.#failures >= this.#threshold)) {
+    if (probe || (this.#state === 'closed' && (this.#failures >= this.#threshold || this.#opensAtOnce(error)))) {
       this.#openedAt = this.#now();
       this.#set('open');
     }

@@ -103,7 +103,15 @@ export async function connectPostgres(url: string, { timeoutMs, breaker }: Postg
   });
   // an idle connection dropped by the server is replaced on next use; it must not crash the process
   pool.on('error', () => undefined);
-  pool.on('connect', endOnQueryTimeout);
+  pool.on('connect', (client) => {
+    // pg-pool listens for errors on idle connections only: one whose backend is terminated
+    // under a query (a server restart, pg_terminate_backend, a PgBouncer recycle) emits
+    // 'error' while checked out, which unheard crashes the process. The query has failed
+    // with its own error already, and the pool drops the connection when it comes back
+    // (pg marks it not queryable), so the next query gets a fresh one.
+    client.on('error', () => undefined);
+    endWhenUnusable(client);
+  });
   const kysely = new Kysely<Tables>({ dialect: new GuardedPostgresDialect({ pool }, breaker) });
   try {
     await migrateToLatest(kysely, 'postgres');
@@ -115,18 +123,25 @@ export async function connectPostgres(url: string, { timeoutMs, breaker }: Postg
 }
 
 /**
- * A query that got no answer in time is still on the server (maybe inside a
- * transaction the client could not roll back): its connection is closed (pg's end()
- * drops the socket of a client with a query in flight), so the pool never hands it
- * out again, rather than left to answer the next user's query with the old one's state.
+ * A connection a failed query left unusable is closed (pg's end(), which drops the
+ * socket of a client with a query in flight), so the pool never hands it out again:
+ * - a query that got no answer in time is still on the server (maybe inside a
+ *   transaction the client could not roll back), and must not answer the next user's
+ *   query with the old one's state;
+ * - a FATAL error is the server ending the session (57P01: its backend terminated by a
+ *   restart, pg_terminate_backend or a PgBouncer recycle). pg marks the connection dead
+ *   only once it reads the socket's end, which may come after the connection went back
+ *   to the pool and was handed to the next query: that query, on a fine server, would
+ *   fail too (measured: test/db/database-down.test.ts).
  */
-function endOnQueryTimeout(client: pg.PoolClient): void {
+function endWhenUnusable(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   (client as { query: unknown }).query = (...args: unknown[]) => {
     const result = query(...args);
     if (result instanceof Promise)
       result.catch((err: unknown) => {
-        if ((err as Error | undefined)?.message === 'Query read timeout') void client.end().catch(() => undefined);
+        const e = err as { message?: unknown; severity?: unknown } | undefined;
+        if (e?.message === 'Query read timeout' || e?.severity === 'FATAL') void client.end().catch(() => undefined);
       });
     return result;
   };

@@ -8,7 +8,7 @@ import { positiveInt } from '../settings/int.js';
 import type { Dialect } from './migrations.js';
 import type { Tables } from './tables.js';
 import { ApiError } from '../errors.js';
-import { databaseUnavailable, isUnreachable } from './unavailable.js';
+import { databaseUnavailable, isTimeout, isUnreachable } from './unavailable.js';
 
 /**
  * Where Manifold keeps its state: PostgreSQL when DATABASE_URL is set (shared by
@@ -38,10 +38,16 @@ const BUSY_TIMEOUT_MS = 5000;
 /** PostgreSQL: the longest wait for a new connection or for a query's answer (DATABASE_TIMEOUT_MS). */
 export const DATABASE_TIMEOUT_MS = 5000;
 /**
- * PostgreSQL's circuit: one failure opens it (each costs a request up to the
- * timeout), and while open requests get 503 at once; every 2 s one request probes.
+ * PostgreSQL's circuit: while open, requests needing the database get 503 at once;
+ * every 2 s one request probes. One timeout opens it: each cost its request
+ * DATABASE_TIMEOUT_MS, and a frozen server or a silent port would cost every request
+ * let through that much (isTimeout). A failure that came at once (refused, reset, a
+ * backend terminated by a restart or a PgBouncer recycle) opens it only on the third
+ * in a row, with no success in between: one dropped connection costs its own request
+ * a 503, not every request 2 s of them, and a stopped server, refusing at once, costs
+ * two more fast 503s before the circuit opens.
  */
-const BREAKER = { threshold: 1, cooldownMs: 2000 };
+const BREAKER = { threshold: 3, cooldownMs: 2000 };
 
 /** A PostgreSQL server, and how long to wait for it. */
 export interface PostgresTarget {
@@ -81,7 +87,7 @@ export function database(config: Pick<Config, 'dataDir' | 'env'>): Database {
   return opened;
 }
 
-const databaseBreaker = () => new CircuitBreaker({ ...BREAKER, isFailure: isUnreachable });
+const databaseBreaker = () => new CircuitBreaker({ ...BREAKER, isFailure: isUnreachable, opensAtOnce: isTimeout });
 
 /**
  * What a store is built on: a configuration (the engine's shared database, looked up

@@ -50,6 +50,38 @@ export function isUnreachable(err: unknown): boolean {
   return err instanceof AggregateError && err.errors.some(isUnreachable);
 }
 
+/**
+ * node-postgres's messages for a wait that ran out: pg-pool's, for a new connection
+ * that did not complete in connectionTimeoutMillis ('Connection terminated due to
+ * connection timeout') and for a full pool with no connection freed in time ('timeout
+ * exceeded when trying to connect'); pg's own connect timer ('timeout expired', the
+ * cause of the first) and query_timeout ('Query read timeout').
+ */
+const PG_TIMEOUT_MESSAGE = /^(Connection terminated due to connection timeout|timeout exceeded when trying to connect|timeout expired|Query read timeout)$/;
+/**
+ * A socket connect that ran out (ETIMEDOUT), and a statement the server cancelled
+ * (57014: a statement_timeout on the role or database; an operator's cancel shares
+ * the code and is counted too, being rare).
+ */
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', '57014']);
+
+/**
+ * Whether `err` (an unreachable database, isUnreachable) is a timeout: the request
+ * waited DATABASE_TIMEOUT_MS (or the server's statement_timeout) before failing, and so
+ * would the next ones. PostgreSQL's circuit opens on one of these (database.ts), where
+ * a failure that came at once (refused, reset, terminated) has to repeat first.
+ * Looks through the cause chain (pg-pool wraps pg's error, this module wraps both).
+ */
+export function isTimeout(err: unknown): boolean {
+  for (let e = err, depth = 0; depth < 10 && e instanceof Error; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if ((typeof code === 'string' && TIMEOUT_CODES.has(code)) || PG_TIMEOUT_MESSAGE.test(e.message)) return true;
+    // a host with several addresses: pg's connect reports each address's failure
+    if (e instanceof AggregateError && e.errors.some(isTimeout)) return true;
+  }
+  return false;
+}
+
 const rethrow = (err: unknown): never => {
   throw err instanceof ApiError || !isUnreachable(err) ? err : databaseUnavailable(err);
 };
@@ -68,8 +100,9 @@ export interface DriverCircuit {
  * matters to the driver (it releases the objects it handed out).
  *
  * With a `circuit` (PostgreSQL), connections are taken through it: once the server
- * failed to connect or to answer a query, the circuit is open and every request
- * fails at once with database_unavailable instead of waiting for its own timeout.
+ * failed to connect or to answer a query in time (or failed three times in a row at
+ * once: database.ts), the circuit is open and every request fails at once with
+ * database_unavailable instead of waiting for its own timeout.
  * The probe after the cool-down makes a round trip (`circuit.probe`), so an idle pooled
  * connection to a frozen server cannot close the circuit without an answer.
  */

@@ -3,14 +3,18 @@
  * Retry-After), never 500: the PostgreSQL server is stopped in the middle of the
  * test and started again. What needs no database (the shared test key on a
  * stateless endpoint) keeps working meanwhile, and service resumes by itself.
- * After one failure the circuit is open and requests fail at once instead of each
- * waiting for the timeout; a server that accepts and never answers (frozen, or a
- * port that swallows connections) costs one request DATABASE_TIMEOUT_MS, then none.
+ * A refused connection fails at once, and the circuit opens on the third in a row;
+ * a server that accepts and never answers (frozen, or a port that swallows
+ * connections) costs one request DATABASE_TIMEOUT_MS, then none: one timeout opens
+ * it. One connection killed server-side costs no request but the one using it.
  */
 import net from 'node:net';
+import { sql } from 'kysely';
+import pg from 'pg';
 import t, { type Test } from 'tap';
 import { ApiError } from '../../engine/errors.js';
-import { databaseUnavailable, isUnreachable } from '../../engine/db/unavailable.js';
+import { readyDatabase } from '../../engine/db/database.js';
+import { databaseUnavailable, isTimeout, isUnreachable } from '../../engine/db/unavailable.js';
 import { startPostgres } from '../support/postgres.js';
 import { freePort } from '../support/free-port.js';
 import { serve, TEST_KEY } from '../support/serve.js';
@@ -147,6 +151,82 @@ t.test('a port that accepts connections and never answers: 503 within the timeou
   t.teardown(() => served.close());
   await failsFast(t, () => call(served.url, '/api/admin/keys', ADMIN), 'a silent port, key management (opening the database)');
   t.ok(held.length > 0, 'the engine did connect to it');
+});
+
+t.test('one pooled connection killed server-side (pg_terminate_backend): the requests that follow answer 200, no 503 window', async (t) => {
+  const postgres = await startPostgres(t);
+  const url = await postgres.newDatabase();
+  const served = await serve({ ...ENV, DATABASE_URL: url }, { endpoints });
+  t.teardown(() => served.close());
+  const key = await served.engine.keys.create({ tier: 'personal' });
+  const personal = () => timed(() => call(served.url, '/api/test/one?text=a', { 'X-API-Key': key.key }));
+  t.equal((await personal()).res.status, 200, 'up');
+  // another client, as an operator (or a PgBouncer recycling its server connections) would be
+  const operator = new pg.Client({ connectionString: url });
+  await operator.connect();
+  t.teardown(() => operator.end());
+  const backends = async (where = 'true') =>
+    (
+      await operator.query<{ pid: number }>(`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and ${where}`)
+    ).rows.map((r) => r.pid);
+  const terminate = (pids: number[]) => operator.query('select pg_terminate_backend(pid) from unnest($1::int[]) as pid', [pids]);
+  /** Five requests in a row, right away: all 200, none waiting. */
+  const following = async (what: string) => {
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push(await personal());
+    t.same(
+      answers.map((a) => [a.res.status, a.body.error]),
+      Array(5).fill([200, undefined]),
+      `${what}: the requests that follow answer 200`,
+    );
+    t.comment(`${what}: the next requests in ${answers.map((a) => a.ms).join(', ')} ms`);
+  };
+
+  // a query in flight on the engine's pool (its database, shared by URL) when its backend is terminated
+  const db = await readyDatabase({ dataDir: 'unused: a PostgreSQL URL', env: { DATABASE_URL: url } });
+  const inFlight = sql`select pg_sleep(${TIMEOUT_MS / 1000 - 1})`.execute(db.kysely).catch((err: unknown) => err);
+  let sleeping: number[] = [];
+  while (!(sleeping = await backends("query like 'select pg_sleep%'")).length) await new Promise((resolve) => setTimeout(resolve, 20));
+  await terminate(sleeping);
+  const failed = await inFlight;
+  t.ok(
+    failed instanceof ApiError && failed.code === 'database_unavailable',
+    'the query that was running fails with database_unavailable (it may have run: not retried)',
+  );
+  await following('a backend terminated mid-query');
+
+  // every idle pooled connection terminated, the server fine: pg-pool drops each as its socket reports the end
+  const idle = await backends();
+  t.ok(idle.length > 0, `the pool holds connections (${idle.length})`);
+  await terminate(idle);
+  while ((await backends(`pid = any('{${idle.join(',')}}'::int[])`)).length) await new Promise((resolve) => setTimeout(resolve, 20));
+  await following('idle pooled connections terminated');
+});
+
+t.test('what opens the circuit at once: a timeout (each cost its request the whole wait), not a failure that came at once', async (t) => {
+  const coded = (code: string, message = 'x') => Object.assign(new Error(message), { code });
+  // pg-pool's and pg's own errors, as they reach the breaker or wrapped in database_unavailable
+  const connectTimeout = new Error('Connection terminated due to connection timeout', { cause: new Error('Connection terminated unexpectedly') });
+  for (const err of [
+    connectTimeout,
+    databaseUnavailable(connectTimeout),
+    new Error('timeout exceeded when trying to connect'),
+    new Error('Query read timeout'),
+    coded('ETIMEDOUT'),
+    coded('57014', 'canceling statement due to statement timeout'),
+    new AggregateError([coded('ETIMEDOUT'), coded('ETIMEDOUT')]),
+  ])
+    t.ok(isTimeout(err), `${String((err as Error).message)}: at once`);
+  for (const err of [
+    coded('ECONNREFUSED'),
+    coded('ECONNRESET'),
+    coded('57P01', 'terminating connection due to administrator command'),
+    new Error('Connection terminated unexpectedly'),
+    new Error('Client has encountered a connection error and is not queryable'),
+    new AggregateError([coded('ECONNREFUSED')]),
+    databaseUnavailable(coded('ECONNREFUSED')),
+  ])
+    t.notOk(isTimeout(err), `${String((err as Error).message || (err as { code?: string }).code)}: counted`);
 });
 
 t.test('what counts as unreachable', async (t) => {

@@ -2,7 +2,7 @@ import t from 'tap';
 import { CircuitBreaker, CircuitOpenError, type CircuitState } from '../../engine/circuit-breaker.js';
 
 /** A breaker on a hand-driven clock, recording its state changes. */
-function breaker(options: { threshold?: number; cooldownMs?: number; isFailure?: (e: unknown) => boolean } = {}) {
+function breaker(options: { threshold?: number; cooldownMs?: number; isFailure?: (e: unknown) => boolean; opensAtOnce?: (e: unknown) => boolean } = {}) {
   let now = 0;
   const changes: string[] = [];
   const b = new CircuitBreaker({ ...options, now: () => now, onChange: (to: CircuitState, from: CircuitState) => changes.push(`${from}>${to}`) });
@@ -87,4 +87,40 @@ t.test('a failure seen outside run() counts like a failed call, and changes noth
   advance(400);
   t.equal(await b.run(ok), 'ok', 'a failure while open does not restart the cooldown');
   t.same(changes, ['closed>open', 'open>half-open', 'half-open>closed']);
+});
+
+t.test('a failure opensAtOnce names opens the circuit before the threshold; others count up to it', async (t) => {
+  const timeout = () => Promise.reject(new Error('timed out'));
+  const refused = () => Promise.reject(new Error('refused'));
+  const answered = Object.assign(new Error('timed out in a script'), { name: 'ReplyError' });
+  const { b, changes, advance } = breaker({
+    threshold: 3,
+    cooldownMs: 1000,
+    isFailure: (e) => (e as Error).name !== 'ReplyError',
+    opensAtOnce: (e) => (e as Error).message.startsWith('timed out'),
+  });
+  await t.rejects(b.run(() => Promise.reject(answered)));
+  t.equal(b.state, 'closed', 'opensAtOnce only weighs failures: an error isFailure rules out does not count');
+  await t.rejects(b.run(refused));
+  await t.rejects(b.run(refused));
+  t.equal(b.state, 'closed', 'two fast failures are not enough');
+  t.equal(await b.run(ok), 'ok');
+  await t.rejects(b.run(timeout), { message: 'timed out' });
+  t.equal(b.state, 'open', 'one timeout is');
+  await t.rejects(b.run(ok), CircuitOpenError);
+  advance(1000);
+  t.equal(await b.run(ok), 'ok', 'closed by a probe as usual');
+  b.failure(new Error('refused'));
+  t.equal(b.state, 'closed', 'a fast failure seen outside run() counts one');
+  b.failure(new Error('timed out'));
+  t.equal(b.state, 'open', 'a timeout seen outside run() opens it at once');
+  advance(600);
+  b.failure(new Error('timed out'));
+  advance(400);
+  t.equal(await b.run(ok), 'ok', 'a timeout while open does not restart the cooldown');
+  await t.rejects(b.run(refused));
+  await t.rejects(b.run(refused));
+  await t.rejects(b.run(refused));
+  t.equal(b.state, 'open', 'the third fast failure in a row opens it');
+  t.same(changes, ['closed>open', 'open>half-open', 'half-open>closed', 'closed>open', 'open>half-open', 'half-open>closed', 'closed>open']);
 });
