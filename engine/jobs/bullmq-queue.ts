@@ -8,7 +8,7 @@ import type { JobStore } from './store.js';
  * The job queue of a fleet: BullMQ on REDIS_URL. API instances add jobs (by id: the
  * record is in the database), workers take them. A job waiting in Redis outlives any
  * instance; one whose worker died mid-run is found stalled by another worker and run
- * again (BullMQ's lock expiry). Webhooks are a second queue whose deliveries BullMQ
+ * again (BullMQ's lock expiry: see workerOptions). Webhooks are a second queue whose deliveries BullMQ
  * retries with exponential backoff, so a retry survives a worker restart too.
  * Synchronous calls on API instances wait for their job through QueueEvents (Redis
  * streams), not by polling.
@@ -27,9 +27,26 @@ const KEEP = { age: 24 * 3600, count: 10_000 };
 export interface BullOptions {
   url: string;
   concurrency: number;
+  /** JOBS_LOCK_MS (settings.ts). */
+  lockMs: number;
   webhookAttempts: number;
   webhookBackoffMs: number;
   logger: Logger;
+}
+
+/**
+ * How a worker holds its running jobs. A worker holds each job by a lock in Redis that
+ * lasts `lockMs` and is renewed every half of it (BullMQ's lockRenewTime default, by a
+ * timer on this process's event loop); every `lockMs / 2` some worker's stalled-job
+ * check moves an active job back to waiting once it was seen in one check and its lock
+ * has expired by the next. A killed worker's job is thus waiting again at most
+ * lockMs (expiry) + lockMs / 2 (the next check) after the kill, and taken at once by an
+ * idle worker. A healthy job, however long, is renewed as long as its worker's event
+ * loop is not blocked for about lockMs / 2 in one stretch. BullMQ's defaults (30 s lock,
+ * 30 s checks) took ~73 s to run such a job again.
+ */
+export function workerOptions(lockMs: number): { lockDuration: number; stalledInterval: number } {
+  return { lockDuration: lockMs, stalledInterval: Math.ceil(lockMs / 2) };
 }
 
 export class BullJobQueue implements JobQueue {
@@ -117,16 +134,19 @@ export class BullJobQueue implements JobQueue {
   }
 
   async work(handlers: JobHandlers): Promise<void> {
-    const { concurrency, logger } = this.options;
+    const { concurrency, lockMs, logger } = this.options;
+    const held = workerOptions(lockMs);
     const jobs = new Worker(JOBS, async (job: Job<{ id: string }>) => handlers.run(job.data.id), {
       connection: this.#connection,
       prefix: PREFIX,
       concurrency,
+      ...held,
     });
     const webhooks = new Worker(WEBHOOKS, async (job: Job<{ id: string }>) => handlers.deliver(job.data.id), {
       connection: this.#connection,
       prefix: PREFIX,
       concurrency: 4,
+      ...held,
     });
     webhooks.on('failed', (job, err) => {
       if (job && job.attemptsMade >= (job.opts.attempts ?? 1))

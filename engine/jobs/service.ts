@@ -53,8 +53,8 @@ export class Jobs {
     const { config, logger } = deps;
     this.settings = jobSettings(config);
     this.store = new JobStore(config);
-    const { concurrency, webhook } = this.settings;
-    const queueOptions = { concurrency, webhookAttempts: webhook.attempts, webhookBackoffMs: webhook.backoffMs, logger };
+    const { concurrency, lockMs, webhook } = this.settings;
+    const queueOptions = { concurrency, lockMs, webhookAttempts: webhook.attempts, webhookBackoffMs: webhook.backoffMs, logger };
     const url = this.settings.redisUrl;
     this.#queue = url
       ? import('./bullmq-queue.js').then(({ BullJobQueue }) => new BullJobQueue(this.store, { url, ...queueOptions }))

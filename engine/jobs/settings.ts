@@ -11,6 +11,10 @@ import { positiveInt } from '../settings/int.js';
  * - Unfinished jobs per key are a tier limit (auth/tiers.ts: `TEST_KEY_MAX_JOBS`,
  *   `PERSONAL_KEY_MAX_JOBS`), so one key (the shared test key above all) cannot fill the queue.
  * - `JOBS_CONCURRENCY`: jobs one worker runs at once.
+ * - `JOBS_LOCK_MS` (with REDIS_URL): how long a worker's hold on a running job lasts
+ *   without renewal (BullMQ's lockDuration; renewed every half of it while the worker
+ *   lives). A job whose worker died is run again by another worker within about 1.5×
+ *   this (bullmq-queue.ts).
  * - Webhooks: `WEBHOOK_SECRET` (HMAC key; never logged), `WEBHOOK_ATTEMPTS`,
  *   `WEBHOOK_BACKOFF_MS` (first retry delay, doubled each time), `WEBHOOK_TIMEOUT_MS`.
  */
@@ -24,7 +28,24 @@ export interface JobSettings {
   /** Redis holds the queue (BullMQ); without it the queue is in this process. */
   redisUrl?: string;
   concurrency: number;
+  /** BullMQ's job lock, ms (JOBS_LOCK_MS). */
+  lockMs: number;
   webhook: { secret?: string; attempts: number; backoffMs: number; timeoutMs: number };
+}
+
+/**
+ * 10 s: a killed worker's job runs again ~10-15 s later (BullMQ's 30 s default took
+ * ~73 s), while a healthy job is safe as long as its worker's event loop is never
+ * blocked for ~5 s (heavy work runs in child processes and pools).
+ */
+const LOCK_MS = 10_000;
+/** Below a second, renewals (every half lock) would be a steady load on Redis and any pause would drop jobs. */
+const MIN_LOCK_MS = 1000;
+
+function lockMs(env: Config['env']): number {
+  const ms = positiveInt(env, 'JOBS_LOCK_MS', LOCK_MS);
+  if (ms < MIN_LOCK_MS) throw new Error(`JOBS_LOCK_MS must be at least ${MIN_LOCK_MS} (milliseconds), got "${env.JOBS_LOCK_MS}"`);
+  return ms;
 }
 
 const settings = new WeakMap<Config, JobSettings>();
@@ -41,6 +62,7 @@ export function jobSettings(config: Config): JobSettings {
     role,
     redisUrl: config.redisUrl,
     concurrency: positiveInt(env, 'JOBS_CONCURRENCY', 2),
+    lockMs: lockMs(env),
     webhook: {
       secret: env.WEBHOOK_SECRET,
       attempts: positiveInt(env, 'WEBHOOK_ATTEMPTS', 5),

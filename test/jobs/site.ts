@@ -12,15 +12,23 @@ import { loadEndpoints } from '../../engine/manifest/load.js';
  */
 export const web2zip = loadEndpoints(path.join(ENDPOINTS_DIR, 'tools')).filter((e) => e.path === '/api/tools/web2zip');
 
-/** A page with `assets` images; each asset answers after `delayMs` (so a job stays running a while). */
-export async function startSite(t: { teardown(fn: () => unknown): void }, options: { assets: number; delayMs?: number }): Promise<string> {
+/**
+ * A page with `assets` images; each asset answers after `delayMs` (so a job stays running a
+ * while), and not before `gate` has resolved (a job held running until the test lets it go).
+ */
+export async function startSite(
+  t: { teardown(fn: () => unknown): void },
+  options: { assets: number; delayMs?: number; gate?: Promise<unknown> },
+): Promise<string> {
   const server = http.createServer((req, res) => {
     if (req.url === '/') {
       const imgs = Array.from({ length: options.assets }, (_, i) => `<img src="/a${i}.png">`).join('');
       res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><head><title>t</title></head><body>${imgs}</body></html>`);
       return;
     }
-    setTimeout(() => res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.from(`png ${req.url}`)), options.delayMs ?? 0);
+    const answer = () => setTimeout(() => res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.from(`png ${req.url}`)), options.delayMs ?? 0);
+    if (options.gate) void options.gate.then(answer);
+    else answer();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.teardown(() => new Promise((resolve) => server.close(resolve)));

@@ -1,0 +1,109 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import t, { type Test } from 'tap';
+import { startRedis } from '../limits/redis-server.js';
+import { serve, tempDataDir, TEST_KEY } from '../support/serve.js';
+import { startSite, web2zip } from './site.js';
+
+/**
+ * A worker killed mid-job (SIGKILL: no shutdown, its lock in Redis is simply no longer
+ * renewed) on a real redis-server: another worker runs the job again once BullMQ's
+ * stalled-job check finds the lock expired, with the default JOBS_LOCK_MS (10 s)
+ * within ~15 s of the kill (bullmq-queue.ts: workerOptions), where BullMQ's own
+ * defaults took ~73 s. The bound here is generous for a loaded machine.
+ */
+const BOUND_S = 45;
+const here = path.dirname(fileURLToPath(import.meta.url));
+const redisUrl = await startRedis(t, t.testdir());
+if (!redisUrl) throw new Error('redis-server is not installed: apt-get install -y redis-server');
+const env = { REDIS_URL: redisUrl, DATA_DIR: tempDataDir(), LOG_REQUESTS: '0' };
+
+/** A worker process; resolves once it takes jobs. Killed at the end of test `t` if still running. */
+async function startWorker(t: Test, extraEnv: Record<string, string> = {}) {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'worker-child.ts'), JSON.stringify({ ...env, ...extraEnv })], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  t.teardown(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk;
+      if (output.includes('ready')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`worker exited (${code}) before it was ready:\n${output}`)));
+  });
+  return { child, exited };
+}
+
+const api = await serve({ ...env, MANIFOLD_ROLE: 'api' }, { endpoints: web2zip });
+await api.engine.start();
+t.teardown(() => api.close());
+const submit = async (site: string) =>
+  (await (await fetch(`${api.url}/api/tools/web2zip?url=${encodeURIComponent(site)}&async=true`, { headers: { 'X-API-Key': TEST_KEY } })).json()).result
+    .job_id as string;
+const job = async (id: string) => (await (await fetch(`${api.url}/api/jobs/${id}`, { headers: { 'X-API-Key': TEST_KEY } })).json()).result;
+
+/** The job once it runs (or as it is after 30 s). */
+async function active(id: string) {
+  let current = await job(id);
+  for (let i = 0; i < 300 && current.status !== 'active'; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    current = await job(id);
+  }
+  return current;
+}
+
+t.test(`a job whose worker is SIGKILLed is finished by another worker within ${BOUND_S} s`, async (t) => {
+  let release!: () => void;
+  // the page's images answer only once released: the job stays running on the first worker until it is killed
+  const site = await startSite(t, { assets: 2, gate: new Promise<void>((resolve) => (release = resolve)) });
+  const first = await startWorker(t);
+  const id = await submit(site);
+  const running = await active(id);
+  t.equal(running.status, 'active', 'running on the first worker');
+  await startWorker(t); // idle, so it takes the job as soon as it is waiting again
+  release(); // the run that starts over completes at once
+  const killedAt = Date.now();
+  first.child.kill('SIGKILL');
+  await first.exited;
+
+  let restartedS: number | undefined;
+  let current = await job(id);
+  while (current.status !== 'completed' && current.status !== 'failed' && Date.now() - killedAt < 120_000) {
+    if (restartedS === undefined && current.started_at !== running.started_at) restartedS = (Date.now() - killedAt) / 1000;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    current = await job(id);
+  }
+  const doneS = (Date.now() - killedAt) / 1000;
+  t.match(current, { status: 'completed', progress: 100, result: { copiedFilesAmount: 3 } }, 'completed by the second worker');
+  t.not(current.started_at, running.started_at, 'started over');
+  t.ok(doneS <= BOUND_S, `completed ${doneS.toFixed(1)} s after the SIGKILL (run again after ${restartedS?.toFixed(1) ?? '?'} s); bound ${BOUND_S} s`);
+});
+
+t.test('a healthy job running longer than the lock is never taken as stalled (JOBS_LOCK_MS=2000, a job of 7 s, two workers)', async (t) => {
+  let release!: () => void;
+  const site = await startSite(t, { assets: 2, gate: new Promise<void>((resolve) => (release = resolve)) });
+  await Promise.all([startWorker(t, { JOBS_LOCK_MS: '2000' }), startWorker(t, { JOBS_LOCK_MS: '2000' })]);
+  const id = await submit(site);
+  const running = await active(id);
+  t.equal(running.status, 'active');
+  const until = Date.now() + 7000;
+  while (Date.now() < until) {
+    // another worker taking it as stalled would start it over (a new started_at, progress back to 0)
+    t.equal((await job(id)).started_at, running.started_at, 'still its first run');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  release();
+  let current = await job(id);
+  while (current.status === 'active') {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    current = await job(id);
+  }
+  t.match(current, { status: 'completed', started_at: running.started_at, result: { copiedFilesAmount: 3 } }, 'completed by its first run');
+});
