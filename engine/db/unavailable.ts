@@ -133,6 +133,11 @@ export function guardDriver(driver: Driver, circuit?: DriverCircuit): Driver {
     }
     if (!guarded.has(connection)) {
       guarded.add(connection);
+      // A failed query is not retried on a fresh connection, even when its connection was
+      // dead before it was taken (a backend terminated while idle, its end not yet read):
+      // pg reports that the same way as a backend terminated under the query, which may
+      // have committed. That request answers 503; connect.ts closes the connection, so the
+      // next one gets a fresh connection.
       const execute = connection.executeQuery.bind(connection);
       connection.executeQuery = <R>(query: CompiledQuery) =>
         execute<R>(query).catch((err: unknown) => {
