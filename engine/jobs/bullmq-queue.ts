@@ -21,6 +21,9 @@ const PREFIX = 'manifold';
  * gets no answer from Redis within this long fails with 503 instead of holding the request.
  */
 export const ADD_TIMEOUT_MS = 5000;
+/** BullMQ's failure of a job that stalled more than maxStalledCount times, and its error for a lock it could not renew. */
+const STALLED = /stalled more than allowable limit/;
+const LOCK_LOST = /could not renew lock/;
 /** Finished entries kept in Redis for waiters and inspection; the records keep the results. */
 const KEEP = { age: 24 * 3600, count: 10_000 };
 
@@ -69,7 +72,8 @@ export class BullJobQueue implements JobQueue {
   /** Connection trouble is logged once until the queue works again; BullMQ reconnects by itself. The URL may hold a password: never logged. */
   #watch<T extends Queue | Worker | QueueEvents>(emitter: T): T {
     (emitter as unknown as NodeJS.EventEmitter).on('error', (err: Error) => {
-      if (this.#reported) return;
+      // BullMQ reports each lost lock as an error too: logged as such (lockRenewalFailed), not as Redis being away
+      if (this.#reported || LOCK_LOST.test(err.message)) return;
       this.#reported = true;
       this.options.logger.error({ msg: 'job queue: redis unreachable', error: err.message });
     });
@@ -148,6 +152,20 @@ export class BullJobQueue implements JobQueue {
       concurrency: 4,
       ...held,
     });
+    jobs.on('failed', (job, err) => {
+      // finishedOn: no retry follows. The runner records a handler's own failure and resolves, so this is
+      // a job that never got an answer: it stalled once more than BullMQ allows (maxStalledCount 1: it
+      // was running when its worker died, twice), or its attempts to reach the database ran out
+      if (!job?.finishedOn) return;
+      const message = STALLED.test(err.message)
+        ? 'The job was given up: the worker running it stopped (killed or out of memory) each time it ran'
+        : `The job was given up after ${job.attemptsMade} attempts: ${err.message}`;
+      handlers
+        .givenUp(job.data.id, message)
+        .catch((error: Error) => logger.error({ msg: 'job given up, not recorded', jobId: job.data.id, error: error.message }));
+    });
+    // a lock not renewed in time (this process's event loop blocked ~lockMs / 2): another worker may run the job again
+    jobs.on('lockRenewalFailed', (ids: string[]) => logger.error({ msg: 'job lock lost', jobIds: ids, lockMs }));
     webhooks.on('failed', (job, err) => {
       if (job && job.attemptsMade >= (job.opts.attempts ?? 1))
         logger.error({ msg: 'webhook given up', jobId: job.data.id, attempts: job.attemptsMade, error: err.message });

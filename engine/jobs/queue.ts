@@ -8,6 +8,12 @@ export interface JobHandlers {
   run(id: string): Promise<void>;
   /** One webhook attempt for a finished job; throws to be retried with backoff. */
   deliver(id: string): Promise<void>;
+  /**
+   * The queue gave up on a job it could not get an answer for (BullMQ: its workers died
+   * running it too often, or its attempts ran out): record it failed with `message`, or
+   * it would stay unfinished forever, counting against its key's limit.
+   */
+  givenUp(id: string, message: string): Promise<void>;
 }
 
 export interface JobQueue {

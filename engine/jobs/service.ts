@@ -132,6 +132,10 @@ export class Jobs {
         const job = await this.store.get(id);
         if (job) await this.#webhooks.send(job);
       },
+      givenUp: async (id, message) => {
+        if (!(await this.store.fail(id, { error: 'internal_error', message, status: 500 }))) return;
+        if ((await this.store.get(id))?.callbackUrl) await queue.addWebhook(id);
+      },
     });
   }
 

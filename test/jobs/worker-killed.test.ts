@@ -4,14 +4,16 @@ import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
 import { startRedis } from '../limits/redis-server.js';
 import { serve, tempDataDir, TEST_KEY } from '../support/serve.js';
-import { startSite, web2zip } from './site.js';
+import { startReceiver, startSite, web2zip } from './site.js';
 
 /**
  * A worker killed mid-job (SIGKILL: no shutdown, its lock in Redis is simply no longer
  * renewed) on a real redis-server: another worker runs the job again once BullMQ's
  * stalled-job check finds the lock expired, with the default JOBS_LOCK_MS (10 s)
  * within ~15 s of the kill (bullmq-queue.ts: workerOptions), where BullMQ's own
- * defaults took ~73 s. The bound here is generous for a loaded machine.
+ * defaults took ~73 s. The bound here is generous for a loaded machine. A healthy job
+ * outliving its lock is never taken as stalled (the lock is renewed), and one whose
+ * workers die each time is given up and recorded failed instead of staying `active`.
  */
 const BOUND_S = 45;
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -44,15 +46,15 @@ async function startWorker(t: Test, extraEnv: Record<string, string> = {}) {
 const api = await serve({ ...env, MANIFOLD_ROLE: 'api' }, { endpoints: web2zip });
 await api.engine.start();
 t.teardown(() => api.close());
-const submit = async (site: string) =>
-  (await (await fetch(`${api.url}/api/tools/web2zip?url=${encodeURIComponent(site)}&async=true`, { headers: { 'X-API-Key': TEST_KEY } })).json()).result
+const submit = async (site: string, query = '') =>
+  (await (await fetch(`${api.url}/api/tools/web2zip?url=${encodeURIComponent(site)}&async=true${query}`, { headers: { 'X-API-Key': TEST_KEY } })).json()).result
     .job_id as string;
 const job = async (id: string) => (await (await fetch(`${api.url}/api/jobs/${id}`, { headers: { 'X-API-Key': TEST_KEY } })).json()).result;
 
-/** The job once it runs (or as it is after 30 s). */
-async function active(id: string) {
+/** The job once it runs (or as it is after 30 s), a run other than `previous` if given. */
+async function active(id: string, previous?: { started_at: string }) {
   let current = await job(id);
-  for (let i = 0; i < 300 && current.status !== 'active'; i++) {
+  for (let i = 0; i < 300 && (current.status !== 'active' || current.started_at === previous?.started_at); i++) {
     await new Promise((resolve) => setTimeout(resolve, 100));
     current = await job(id);
   }
@@ -106,4 +108,37 @@ t.test('a healthy job running longer than the lock is never taken as stalled (JO
     current = await job(id);
   }
   t.match(current, { status: 'completed', started_at: running.started_at, result: { copiedFilesAmount: 3 } }, 'completed by its first run');
+});
+
+t.test('a job whose workers die each time they run it is given up, recorded failed, and its webhook sent (JOBS_LOCK_MS=2000)', async (t) => {
+  let release!: () => void;
+  const site = await startSite(t, { assets: 2, gate: new Promise<void>((resolve) => (release = resolve)) });
+  t.teardown(() => release());
+  const receiver = await startReceiver(t, 'unused');
+  const fast = { JOBS_LOCK_MS: '2000' };
+  const first = await startWorker(t, fast);
+  const id = await submit(site, `&callback_url=${encodeURIComponent(receiver.url)}`);
+  const run1 = await active(id);
+  t.equal(run1.status, 'active', 'running on the first worker');
+  const second = await startWorker(t, fast);
+  first.child.kill('SIGKILL');
+  const run2 = await active(id, run1);
+  t.not(run2.started_at, run1.started_at, 'run again on the second worker');
+  await startWorker(t, fast);
+  second.child.kill('SIGKILL');
+  let current = await job(id);
+  for (let i = 0; i < 600 && current.status === 'active'; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    current = await job(id);
+  }
+  t.match(
+    current,
+    {
+      status: 'failed',
+      error: { error: 'internal_error', message: 'The job was given up: the worker running it stopped (killed or out of memory) each time it ran' },
+    },
+    'failed by the third worker without running it: it no longer counts against the key',
+  );
+  const [delivery] = await receiver.received(1);
+  t.match(JSON.parse(delivery!.body), { job_id: id, status: 'failed', error: { error: 'internal_error' } }, 'the webhook says so');
 });
