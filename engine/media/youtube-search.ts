@@ -1,4 +1,5 @@
 import type { YtInfo } from './ytdlp.js';
+import { playerClock } from '../player-clock.js';
 
 /** One video of /api/search/youtube (and yts) as clients of the genre read it, whichever source found it. */
 export interface YoutubeVideo {
@@ -21,15 +22,6 @@ export interface YoutubeVideo {
 
 const VIDEO_ID = /^[\w-]{11}$/;
 
-/** Seconds as a player clock: 225 → `3:45`, 3723 → `1:02:03`. */
-export function clock(seconds: number): string {
-  const total = Math.round(seconds);
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = String(total % 60).padStart(2, '0');
-  return h ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
-}
-
 /** An ISO 8601 duration as the Data API writes it (`PT1H0M22S`, `P1DT2H`; `P0D` for a live stream) in seconds; undefined when zero or unreadable. */
 export function isoSeconds(iso: string | undefined): number | undefined {
   const m = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/.exec(iso ?? '');
@@ -41,7 +33,7 @@ export function isoSeconds(iso: string | undefined): number | undefined {
 /** `timestamp` and `seconds` of a video: its clock, or `LIVE` (no length) while it streams. */
 export function lengthFields(seconds: number | undefined, live: boolean): Pick<YoutubeVideo, 'timestamp' | 'seconds'> {
   if (live) return { timestamp: 'LIVE' };
-  return seconds ? { timestamp: clock(seconds), seconds } : {};
+  return seconds ? { timestamp: playerClock(seconds), seconds } : {};
 }
 
 /** The largest thumbnail yt-dlp lists (they come smallest first), else the one every video has. */

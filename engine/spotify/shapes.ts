@@ -1,3 +1,5 @@
+import { playerClock } from '../player-clock.js';
+
 /**
  * Spotify Web API objects as the endpoints answer them: flat fields bots read
  * (title, artist, url, thumbnail, duration) plus Spotify's ids and links.
@@ -33,8 +35,6 @@ export interface SpotifyPlaylist {
 /** The largest picture (Spotify lists the widest first, but not on every object). */
 export const largest = (images?: Image[] | null): string | null => [...(images ?? [])].sort((a, b) => (b.width ?? 0) - (a.width ?? 0))[0]?.url ?? null;
 
-const minSec = (ms: number) => `${Math.floor(ms / 60000)}:${String(Math.floor((ms % 60000) / 1000)).padStart(2, '0')}`;
-
 export function track(t: SpotifyTrack) {
   const ms = t.duration_ms ?? 0;
   return {
@@ -47,7 +47,7 @@ export function track(t: SpotifyTrack) {
     album: t.album?.name ?? null,
     release_date: t.album?.release_date ?? null,
     duration: Math.round(ms / 1000),
-    duration_text: minSec(ms),
+    duration_text: playerClock(ms / 1000),
     popularity: t.popularity ?? null,
     explicit: t.explicit ?? false,
     thumbnail: largest(t.album?.images),

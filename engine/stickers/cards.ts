@@ -2,6 +2,7 @@ import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import { CONTENT_TYPES, encode, type ImageFormat } from '../effects/encode.js';
 import type { RenderResult } from '../effects/render.js';
 import { avatar, BODY, BOLD, font, fitLine, nameColor, roundRect, stickerFonts, type Ctx } from './draw.js';
+import { playerClock } from '../player-clock.js';
 
 /**
  * Cards bots post: a Spotify-style "now playing" card, a member welcome (or goodbye)
@@ -27,8 +28,6 @@ export interface CardParams {
   xp?: number;
   maxxp?: number;
 }
-
-const clock = (s: number) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
 
 /** A picture scaled to cover the rectangle, centred. */
 function cover(g: Ctx, image: Canvas, x: number, y: number, w: number, h: number): void {
@@ -86,9 +85,9 @@ function spotify(g: Ctx, W: number, H: number, p: CardParams, image?: Canvas): v
   bar(g, x, 200, w, 8, position / duration, '#4d4d4d', accent);
   g.font = font(BODY, 20);
   g.fillStyle = '#b3b3b3';
-  g.fillText(clock(position), x, 240);
+  g.fillText(playerClock(position), x, 240);
   g.textAlign = 'right';
-  g.fillText(clock(duration), x + w, 240);
+  g.fillText(playerClock(duration), x + w, 240);
 }
 
 function banner(g: Ctx, W: number, H: number, p: CardParams, image?: Canvas): void {

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { ENDPOINTS_DIR } from '../../engine/app.js';
 import { loadEndpoints } from '../../engine/manifest/load.js';
-import { clock, isoSeconds } from '../../engine/media/youtube-search.js';
+import { isoSeconds } from '../../engine/media/youtube-search.js';
 import { missingAny } from '../../engine/registry.js';
 import { serve, TEST_KEY, type Served } from '../support/serve.js';
 
@@ -153,12 +153,4 @@ t.test("the Data API's ISO 8601 durations", async (t) => {
   t.equal(isoSeconds('P0D'), undefined, 'a live stream');
   t.equal(isoSeconds('soon'), undefined);
   t.equal(isoSeconds(undefined), undefined);
-});
-
-t.test('durations as a player clock', async (t) => {
-  t.equal(clock(0), '0:00');
-  t.equal(clock(41), '0:41');
-  t.equal(clock(225.4), '3:45');
-  t.equal(clock(3600), '1:00:00');
-  t.equal(clock(36000 + 62), '10:01:02');
 });
