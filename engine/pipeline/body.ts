@@ -195,7 +195,8 @@ function bodyError(err: unknown, tooLarge: () => ApiError): unknown {
   if (e.type === 'request.aborted' || (typeof e.code === 'number' && e.code === 1002) || /aborted/i.test(e.message ?? '')) {
     return new ApiError(400, 'invalid_body', 'The client closed the connection before the body was complete');
   }
-  if (e.type === 'entity.parse.failed') return invalidBody('not valid JSON');
+  // co-body rethrows JSON.parse's SyntaxError as is: without this, 'Unexpected end of JSON input' read as a truncated multipart
+  if (e.type === 'entity.parse.failed' || err instanceof SyntaxError) return invalidBody('not valid JSON');
   return invalidBody(describe(e));
 }
 

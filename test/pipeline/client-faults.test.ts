@@ -201,7 +201,16 @@ t.test('multipart without a boundary, or truncated, is 400 invalid_body', async 
 });
 
 t.test('malformed JSON is 400 invalid_body', async (t) => {
-  isEnvelope(t, await post('/api/test/any', json, '{"data": '), 400, 'invalid_body');
+  const cut = await post('/api/test/any', json, '{"data": ');
+  isEnvelope(t, cut, 400, 'invalid_body');
+  t.match(
+    cut.json,
+    { message: /not valid JSON/, details: [{ param: 'body', problem: 'not valid JSON' }] },
+    'a truncated JSON body is not called a truncated multipart',
+  );
+  const broken = await post('/api/test/any', json, '{bad json}');
+  isEnvelope(t, broken, 400, 'invalid_body');
+  t.match(broken.json.message, /not valid JSON/);
 });
 
 t.test('nested input that reaches a tool is a 4xx, not a 500 (the shipped JSON formatter)', async (t) => {
