@@ -10,7 +10,7 @@ const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
  * unset. API keys play no part: an admin route is authorised by the token alone.
  */
 export function requireAdminToken(authorization: string, adminToken: string | undefined): void {
-  if (!adminToken) throw forbidden('Admin writes are disabled: ADMIN_TOKEN is not set on this server');
+  if (!adminToken) throw forbidden('Admin routes are disabled: ADMIN_TOKEN is not set on this server (set it, then send Authorization: Bearer <ADMIN_TOKEN>)');
   const presented = bearerToken(authorization);
   if (presented === undefined || !secretEquals(presented, adminToken)) throw forbidden('This route requires Authorization: Bearer <ADMIN_TOKEN>');
 }
