@@ -10,6 +10,7 @@ import { loadConfig } from '../engine/config.js';
 import { createEngine, ENDPOINTS_DIR } from '../engine/app.js';
 import { loadUpstreamSpecs } from '../engine/upstreams.js';
 import { silentLogger } from '../engine/log.js';
+import type { Route } from '../engine/registry.js';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'manifold-lint-'));
 try {
@@ -17,6 +18,7 @@ try {
   await engine.registry.built;
   checkMappingFiles();
   const { routes } = engine.registry;
+  checkResultSchemas(routes);
   const unavailable = routes.filter((r) => r.unavailable).length;
   console.log(`lint:endpoints: ${routes.length} endpoints OK (${unavailable} unavailable in this environment)`);
   await engine.close();
@@ -32,6 +34,20 @@ function checkMappingFiles(): void {
   const files = fs.readdirSync(path.join(ENDPOINTS_DIR, 'mappings')).filter((f) => /\.ya?ml$/.test(f));
   const stray = files.find((f) => !upstreams.has(f.replace(/\.ya?ml$/, '')));
   if (stray) throw new Error(`mappings/${stray}: a mapping file is named for its upstream, and there is no upstream ${stray.replace(/\.ya?ml$/, '')}`);
+}
+
+/**
+ * Boot serves an endpoint without a resultSchema, but the conformance test fails on it (it
+ * checks every example's answer against it, and the OpenAPI document shows it): say so here,
+ * naming the file, rather than only at the end of `npm test`.
+ */
+function checkResultSchemas(routes: readonly Route[]): void {
+  const missing = routes.find((route) => !route.endpoint.resultSchema);
+  if (missing) {
+    throw new Error(
+      `${missing.endpoint.file}: resultSchema: missing (the JSON Schema of \`result\`, e.g. { type: string } or { type: object, required: [...] }; test/conformance.test.ts requires one)`,
+    );
+  }
 }
 
 /** Exit explicitly: adapters may hold worker pools open. */
