@@ -7,6 +7,7 @@ import type { Endpoint } from './manifest/types.js';
 import { loadUpstreamSpecs, UpstreamRegistry, type UpstreamSpec } from './upstreams.js';
 import { buildRegistry, type Registry } from './registry.js';
 import { createHttpClient } from './http/client.js';
+import type { SsrfGuard } from './http/ssrf-guard.js';
 import { createResultCache } from './cache.js';
 import type { FileStore } from './storage/files.js';
 import { createFileStore } from './storage/create-file-store.js';
@@ -39,6 +40,8 @@ export interface EngineOptions {
   logger?: Logger;
   /** Build every handler and param validator now instead of on first call (lint). */
   eager?: boolean;
+  /** The SSRF guard of every user-URL fetch; default: the system resolver and ALLOW_PRIVATE_URLS (tests swap in a stand-in internet). */
+  guard?: SsrfGuard;
 }
 
 export interface Engine {
@@ -69,7 +72,7 @@ export function createEngine(options: EngineOptions): Engine {
   // what this engine starts on first use (pools, children, listeners): closed with it
   const scope = scopeOf(config);
   const metrics = new EngineMetrics(scope);
-  const http = createHttpClient(config, { observe: (upstream, outcome) => metrics.upstream(upstream, outcome) });
+  const http = createHttpClient(config, { guard: options.guard, observe: (upstream, outcome) => metrics.upstream(upstream, outcome) });
   const upstreams = new UpstreamRegistry(
     options.upstreamSpecs ?? compiled?.upstreams ?? loadUpstreamSpecs(path.join(endpointsDir, 'upstreams')),
     config.env,

@@ -26,6 +26,7 @@ import { invalidValueFor } from './support/invalid-values.js';
 import { expandFixtureUrls, fixtureUrlFiles } from './support/fixture-urls.js';
 import { DNS_UPSTREAM, WHOIS_UPSTREAM } from './support/fixture-book.js';
 import { checkDocument } from './support/expect-document.js';
+import { validParams as validParamsOf } from './support/valid-params.js';
 
 const endpoints = loadEndpoints(ENDPOINTS_DIR);
 const upstreamSpecs = loadUpstreamSpecs(path.join(ENDPOINTS_DIR, 'upstreams'));
@@ -46,11 +47,7 @@ const engineFor = environment.engineFor;
 t.teardown(() => environment.close());
 
 /** Valid params for the endpoint: its first example's, topped up with param examples. */
-function validParams(endpoint: Endpoint): Record<string, unknown> {
-  const params: Record<string, unknown> = {};
-  for (const [name, spec] of Object.entries(endpoint.params)) if (spec.example !== undefined && spec.in !== 'file') params[name] = spec.example;
-  return expandFixtureUrls({ ...params, ...endpoint.examples[0].params }, fixtures.filesBase);
-}
+const validParams = (endpoint: Endpoint) => validParamsOf(endpoint, fixtures.filesBase);
 
 const declaredSchemas = new Map<string, ValidateFunction>();
 /** The endpoint's resultSchema, compiled once per distinct schema (family members share theirs). */

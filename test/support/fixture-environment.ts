@@ -4,6 +4,7 @@ import { startFixtureUpstream, type FixtureUpstream } from './fixture-upstream.j
 import { startFixtureDns } from './fixture-dns.js';
 import { startFixtureWhois } from './fixture-whois.js';
 import type { FixtureServer } from './fixture-book.js';
+import type { EngineOptions } from '../../engine/app.js';
 import { serve, type Served } from './serve.js';
 
 /**
@@ -38,11 +39,15 @@ export function offlineEnv(
   return env;
 }
 
-/** `extraEnv` goes into every engine's environment (e.g. DATABASE_URL to run on PostgreSQL). */
+/**
+ * `extraEnv` goes into every engine's environment (e.g. DATABASE_URL to run on PostgreSQL, or
+ * ALLOW_PRIVATE_URLS unset); `engineOptions` into every engine (e.g. the SSRF sweep's guard).
+ */
 export async function startFixtureEnvironment(
   endpoints: Endpoint[],
   upstreamSpecs: UpstreamSpec[],
-  extraEnv: Record<string, string> = {},
+  extraEnv: Record<string, string | undefined> = {},
+  engineOptions: Pick<EngineOptions, 'guard'> = {},
 ): Promise<FixtureEnvironment> {
   const upstream = await startFixtureUpstream();
   const dns = await startFixtureDns();
@@ -55,7 +60,7 @@ export async function startFixtureEnvironment(
     whois,
     engineFor(env = {}) {
       const key = JSON.stringify(Object.entries(env).sort());
-      if (!engines.has(key)) engines.set(key, serve({ ...baseEnv, ...env }, { endpoints, upstreamSpecs }));
+      if (!engines.has(key)) engines.set(key, serve({ ...baseEnv, ...env }, { ...engineOptions, endpoints, upstreamSpecs }));
       return engines.get(key)!;
     },
     async close() {
