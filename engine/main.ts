@@ -20,6 +20,20 @@ const { config, app, registry } = engine;
 
 const server = createHttpServer(config, app.callback());
 
+// a port already taken (often another Manifold still running) is the operator's to fix: say
+// where and which variable moves it, instead of Node's unhandled 'error' event and its stack
+server.once('error', (err: NodeJS.ErrnoException) => {
+  const where = `${config.host}:${config.port}`;
+  const why =
+    err.code === 'EADDRINUSE'
+      ? `${where} is already in use (another server is listening there): stop it, or set PORT`
+      : err.code === 'EACCES'
+        ? `no permission to listen on ${where} (ports below 1024 need privileges): set PORT`
+        : `cannot listen on ${where}: ${err.message}`;
+  process.stderr.write(`manifold: cannot start: ${why}\n`);
+  process.exit(1);
+});
+
 server.listen(config.port, config.host, () => {
   const bootMs = Math.round(performance.now());
   // deciding availability reads each endpoint's requirements: after boot, for the log only

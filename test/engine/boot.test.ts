@@ -8,6 +8,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import https from 'node:https';
+import net from 'node:net';
 import path from 'node:path';
 import t from 'tap';
 import { tempDataDir } from '../support/serve.js';
@@ -121,5 +122,24 @@ t.test('a bad manifest stops boot and names its file and field', async (t) => {
   t.ok(error, 'the process exits');
   t.equal(error.code, 1);
   t.match(server.output().err, /fun\/broken\.yaml: examples: must NOT have fewer than 1 items/);
+  t.notMatch(server.output().err, /\n\s+at /, 'no stack trace');
+});
+
+t.test('a port already in use stops boot with one line saying so, not a stack', async (t) => {
+  const taken = net.createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => taken.close());
+  const port = (taken.address() as net.AddressInfo).port;
+  const server = start({ PORT: String(port) });
+  t.teardown(() => {
+    server.child.kill();
+  });
+  const error = await server.listening.then(
+    () => undefined,
+    (e) => e,
+  );
+  t.ok(error, 'the process exits');
+  t.equal(error.code, 1);
+  t.match(server.output().err, `manifold: cannot start: 127.0.0.1:${port} is already in use`);
   t.notMatch(server.output().err, /\n\s+at /, 'no stack trace');
 });
