@@ -14,15 +14,15 @@
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { ENDPOINTS_DIR } from '../../engine/app.js';
 import { loadEndpoints } from '../../engine/manifest/load.js';
 import { loadUpstreamSpecs } from '../../engine/upstreams.js';
 import type { Endpoint, Example, ParamSpec } from '../../engine/manifest/types.js';
 import { nonPublicReason } from '../../engine/http/address-policy.js';
 import { createSsrfGuard, systemResolver, type Resolver } from '../../engine/http/ssrf-guard.js';
-import { startFixtureEnvironment } from '../support/fixture-environment.js';
-import { TEST_KEY } from '../support/serve.js';
+import { offlineEnv, startFixtureEnvironment } from '../support/fixture-environment.js';
+import { serve, TEST_KEY, type Served } from '../support/serve.js';
 import { callEndpoint, type Answer } from '../support/call.js';
 import { validParams } from '../support/valid-params.js';
 
@@ -144,36 +144,51 @@ for (const { endpoint, params } of swept) {
   });
 }
 
-t.test('the job path refuses too (async=true, and an internal callback_url)', async (t) => {
-  const refused = (o: Outcome) => o.answer.json?.error === 'unsupported_url';
-  const target = swept.find(({ endpoint }) => endpoint.async && outcomes.some((o) => o.endpoint === endpoint && refused(o)));
-  if (!target) return t.fail('no async endpoint with a URL param was exercised');
-  const { endpoint, params } = target;
+const startedEngines = new Set<Served>();
+
+/** Call `endpoint` with `param` aimed inside, as a job: refused at submission, or the job fails refusing it. */
+async function refusedAsJob(t: Test, endpoint: Endpoint, param: string) {
   const example = exampleOf(endpoint);
   const served = await environment.engineFor(example.env);
   // what runs the jobs (the in-process queue's worker) starts with the engine's features
-  await served.engine.start();
+  if (!startedEngines.has(served)) await served.engine.start();
+  startedEngines.add(served);
   environment.upstream.use(example.fixtures ?? [], endpoint.dir);
   const base = validParams(endpoint, environment.upstream.filesBase, example);
-  const before = internal.connections;
-
-  const submitted = await callEndpoint(served.url, endpoint, { ...base, [params[0]]: SPELLINGS[2], async: true }, { key: TEST_KEY });
-  t.comment(`async: ${endpoint.id} ${params[0]}=${SPELLINGS[2]} → HTTP ${submitted.status}`);
-  if (submitted.status === 202) {
-    const statusUrl = new URL(submitted.json.result.status_url);
-    statusUrl.searchParams.set('apikey', TEST_KEY);
-    let job: any;
-    for (let i = 0; i < 200; i++) {
-      job = (await (await fetch(statusUrl)).json()).result;
-      if (job.status === 'completed' || job.status === 'failed') break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    t.match(job, { status: 'failed', error: { error: 'unsupported_url' } }, 'the job failed refusing the URL');
-  } else {
-    t.match(submitted.json, { status: 400, success: false, error: 'unsupported_url' }, 'refused at submission');
+  const submitted = await callEndpoint(served.url, endpoint, { ...base, [param]: SPELLINGS[2], async: true }, { key: TEST_KEY });
+  t.comment(`async: ${endpoint.id} ${param}=${SPELLINGS[2]} → HTTP ${submitted.status}`);
+  if (submitted.status !== 202) {
+    t.match(submitted.json, { status: 400, success: false, error: 'unsupported_url' }, `${endpoint.id}: refused at submission`);
+    return;
   }
+  const statusUrl = new URL(submitted.json.result.status_url);
+  statusUrl.searchParams.set('apikey', TEST_KEY);
+  let job: any;
+  for (let i = 0; i < 200; i++) {
+    job = (await (await fetch(statusUrl)).json()).result;
+    if (job.status === 'completed' || job.status === 'failed') break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  t.match(job, { status: 'failed', error: { error: 'unsupported_url' } }, `${endpoint.id}: the job failed refusing the URL`);
+}
 
-  const callback = await callEndpoint(served.url, endpoint, { ...base, async: true, callback_url: SPELLINGS[0] }, { key: TEST_KEY });
+t.test('the job path refuses too: async=true (one endpoint per adapter kind), and an internal callback_url', async (t) => {
+  const before = internal.connections;
+  const refused = (endpoint: Endpoint) => outcomes.some((o) => o.endpoint === endpoint && o.answer.json?.error === 'unsupported_url');
+  const targets = new Map<string, { endpoint: Endpoint; params: string[] }>();
+  for (const s of swept) if (s.endpoint.async && refused(s.endpoint) && !targets.has(s.endpoint.adapter.kind)) targets.set(s.endpoint.adapter.kind, s);
+  if (targets.size === 0) return t.fail('no async endpoint with a URL param was exercised');
+  for (const { endpoint, params } of targets.values()) await refusedAsJob(t, endpoint, params[0]);
+
+  const { endpoint, params } = [...targets.values()][0];
+  const served = await environment.engineFor(exampleOf(endpoint).env);
+  const base = validParams(endpoint, environment.upstream.filesBase, exampleOf(endpoint));
+  const callback = await callEndpoint(
+    served.url,
+    endpoint,
+    { ...base, [params[0]]: base[params[0]], async: true, callback_url: SPELLINGS[0] },
+    { key: TEST_KEY },
+  );
   t.match(
     callback.json,
     { status: 400, success: false, error: 'unsupported_url', details: [{ param: 'callback_url' }] },
@@ -206,4 +221,19 @@ t.test('over the whole sweep the internal service saw nothing', async (t) => {
   }
   lines.push(`ssrf sweep: answers ${[...codes].map(([code, n]) => `${code} ×${n}`).join(', ')}`);
   for (const line of lines) console.log(`# ${line}`);
+});
+
+t.test('the sweep can see a leak: with the guard lifted (ALLOW_PRIVATE_URLS=1) a swept call reaches the internal service', async (t) => {
+  const leak = outcomes.find((o) => o.url === SPELLINGS[0] && o.answer.json?.error === 'unsupported_url' && o.endpoint.adapter.kind !== 'media');
+  if (!leak) return t.fail('no swept call was refused by the guard');
+  const { endpoint, param } = leak;
+  const example = exampleOf(endpoint);
+  const open = await serve({ ...offlineEnv(upstreamSpecs, environment), ...example.env, ALLOW_PRIVATE_URLS: '1' }, { endpoints, upstreamSpecs });
+  t.teardown(() => open.close());
+  environment.upstream.use(example.fixtures ?? [], endpoint.dir);
+  const before = internal.connections;
+  const params = { ...validParams(endpoint, environment.upstream.filesBase, example), [param]: SPELLINGS[0] };
+  const answer = await callEndpoint(open.url, endpoint, params, { key: endpoint.public ? undefined : TEST_KEY, files: example.files });
+  t.comment(`canary: ${endpoint.id} ${param}=${SPELLINGS[0]} without the guard → HTTP ${answer.status} ${answer.json?.error ?? ''}`);
+  t.ok(internal.connections > before, `${endpoint.id} reached the internal service once the guard was lifted`);
 });
