@@ -12,6 +12,8 @@ export function listing(registry: Registry, builtins: readonly Builtin[] = []) {
     summary: endpoint.summary,
     adapter: endpoint.adapter.kind,
     response: endpoint.response,
+    // which endpoints take async=true (and callback_url): elsewhere async=true is ignored and the answer is synchronous
+    ...(endpoint.async ? { async: true } : {}),
     params: Object.entries(endpoint.params).map(([name, spec]) => ({
       name,
       in: spec.in,
