@@ -40,5 +40,7 @@ let byPath: Map<string, string> | undefined;
 export function notFoundFor(requestPath: string): ApiError {
   byPath ??= new Map(loadNotServed().map((e) => [routeKey(e.path), e.reason]));
   const reason = byPath.get(routeKey(requestPath));
-  return reason ? notFound(`This endpoint is not offered by Manifold: ${reason}`) : notFound();
+  if (reason) return notFound(`This endpoint is not offered by Manifold: ${reason}`);
+  // a bot's owner with a mistyped or unknown path: say where the real ones are
+  return notFound('No such endpoint (GET /api/admin/endpoints lists every endpoint, /docs documents them)');
 }

@@ -52,5 +52,9 @@ t.test('a client calling a listed path gets a 404 envelope saying it is not offe
   const loud = await fetch(`${served.url}/API/Anime/HNeko/`);
   t.match(await loud.json(), { status: 404, message: /not offered by Manifold/ }, 'case and trailing slash do not matter');
   const other = await fetch(`${served.url}/api/anime/no-such-thing?apikey=${TEST_KEY}`);
-  t.match(await other.json(), { status: 404, error: 'not_found', message: 'No such endpoint' }, 'an unknown path keeps the plain 404');
+  t.match(
+    await other.json(),
+    { status: 404, error: 'not_found', message: /^No such endpoint \(GET \/api\/admin\/endpoints lists/ },
+    'an unknown path keeps the plain 404, pointing at the listing',
+  );
 });
