@@ -1,10 +1,11 @@
 import type { Middleware } from 'koa';
 import { ApiError } from '../errors.js';
 import { notFoundFor } from '../discovery/not-served.js';
-import { EndpointRouter } from '../router.js';
+import { EndpointRouter, type RouteMatch } from '../router.js';
 import { runBuiltin, type Builtin, type BuiltinDeps } from './builtin.js';
 import { endpointRunner, type EndpointDeps } from './endpoint.js';
 import type { RequestLabels } from '../metrics/metrics.js';
+import type { Endpoint } from '../manifest/types.js';
 
 /**
  * The one dispatcher: every request, manifest endpoint or built-in route, is looked up
@@ -34,9 +35,27 @@ export function dispatch(deps: EndpointDeps & BuiltinDeps & { builtins: readonly
       return runBuiltin(ctx, own.endpoint, own.pathParams, deps);
     }
     const allowed = [...new Set([...allowedBy(found), ...allowedBy(own)])];
-    if (allowed.length) throw new ApiError(405, 'method_not_allowed', `Use ${allowed.join(' or ')} for this path`, { headers: { Allow: allowed.join(', ') } });
+    if (allowed.length) {
+      const why =
+        allowed.includes('POST') && (ctx.method === 'GET' || ctx.method === 'HEAD') ? postOnlyReason(deps.registry.router.match('POST', ctx.path)) : '';
+      throw new ApiError(405, 'method_not_allowed', `Use ${allowed.join(' or ')} for this path${why}`, { headers: { Allow: allowed.join(', ') } });
+    }
     throw notFoundFor(ctx.path);
   };
 }
 
 const allowedBy = (match: { allowed: string[] } | object | undefined): string[] => (match && 'allowed' in match ? match.allowed : []);
+
+/**
+ * Why a POST endpoint refuses GET, when it is one of the two exceptions to "GET works
+ * everywhere" (README): clients of this genre call every path with GET and would otherwise
+ * take the 405 for a bug.
+ */
+function postOnlyReason(match: RouteMatch<Endpoint> | undefined): string {
+  if (!match || !('endpoint' in match)) return '';
+  const params = Object.entries(match.endpoint.params);
+  const secret = params.find(([, spec]) => spec.secret)?.[0];
+  if (secret) return ` (its ${secret} parameter is a secret, which must not sit in a URL)`;
+  const file = params.find(([, spec]) => spec.in === 'file')?.[0];
+  return file ? ` (it takes ${file} as a multipart file upload)` : '';
+}

@@ -47,7 +47,7 @@ t.test('405 with Allow when the path exists for another method', async (t) => {
   const res = await get(`/api/test/secret?${key}&word=alpha`);
   t.equal(res.status, 405);
   t.equal(res.headers.get('allow'), 'POST');
-  t.match(await res.json(), { error: 'method_not_allowed' });
+  t.match(await res.json(), { error: 'method_not_allowed', message: 'Use POST for this path (its word parameter is a secret, which must not sit in a URL)' });
   const del = await get(`/api/test/echo?${key}`, { method: 'DELETE' });
   t.equal(del.status, 405);
   t.equal(del.headers.get('allow'), 'POST, GET, HEAD');

@@ -200,6 +200,13 @@ t.test('multipart without a boundary, or truncated, is 400 invalid_body', async 
   t.same(fs.readdirSync(served.engine.files.tempDir), [], 'no temp file left');
 });
 
+t.test('GET on an upload endpoint is 405 saying it takes a file', async (t) => {
+  const res = await fetch(`${served.url}/api/test/upload?apikey=${TEST_KEY}`);
+  t.equal(res.status, 405);
+  t.equal(res.headers.get('allow'), 'POST');
+  t.match(await res.json(), { error: 'method_not_allowed', message: /^Use POST for this path \(it takes \w+ as a multipart file upload\)$/ });
+});
+
 t.test('malformed JSON is 400 invalid_body', async (t) => {
   const cut = await post('/api/test/any', json, '{"data": ');
   isEnvelope(t, cut, 400, 'invalid_body');
