@@ -237,7 +237,7 @@ export function createHttpClient(config: Config, clientOptions: HttpClientOption
       return unsupportedUrl(call.param, 'only http and https URLs are allowed');
     }
     if (code === 'ETIMEDOUT') return upstreamTimeout(call.name, call.deadline.ms);
-    return upstreamError(call.name, `request failed (${code ?? 'network error'})`);
+    return upstreamError(call.name, `${(code && NETWORK_ERRORS[code]) ?? 'request failed'} (${code ?? 'network error'})`);
   }
 
   /** How long to wait before retry number `attempt + 1`, or undefined to give up. */
@@ -410,3 +410,16 @@ export function createHttpClient(config: Config, clientOptions: HttpClientOption
     streamUserUrl: (url, request) => streamed(userCall(url, request)),
   };
 }
+
+/**
+ * Socket error codes in words an operator can act on (an offline host sees ENOTFOUND from
+ * every upstream); the code stays beside them, for searching.
+ */
+const NETWORK_ERRORS: Record<string, string> = {
+  ENOTFOUND: 'its host name does not resolve',
+  EAI_AGAIN: 'its host name could not be resolved for now',
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+};

@@ -163,9 +163,18 @@ t.test('connection errors and bad JSON are 502s that leak no secrets', async (t)
   const refusedError = (await client
     .upstreamJson({ upstream: 'search', url: secretUrl, headers: { authorization: 'Bearer SECRET-KEY' }, timeoutMs: 5000 })
     .catch((e: Error) => e)) as Error;
-  t.match(refusedError, { status: 502, code: 'upstream_error', message: 'Upstream search failed: request failed (ECONNREFUSED)' });
+  t.match(refusedError, { status: 502, code: 'upstream_error', message: 'Upstream search failed: connection refused (ECONNREFUSED)' });
   t.notMatch(JSON.stringify({ ...refusedError, message: refusedError.message }), /SECRET/);
   t.equal(refusedError.cause, undefined, 'no got error (with its options and headers) rides along');
+  // .invalid never resolves (RFC 2606): what every upstream answers on a host without DNS
+  const unresolved = (await client
+    .upstreamJson({ upstream: 'search', url: 'http://manifold-test.invalid/v1', timeoutMs: 5000 })
+    .catch((e: Error) => e)) as Error;
+  t.match(unresolved, {
+    status: 502,
+    code: 'upstream_error',
+    message: /^Upstream search failed: its host name (does not resolve \(ENOTFOUND\)|could not be resolved for now \(EAI_AGAIN\))$/,
+  });
 
   const server = await serve(t, (_req, res) => res.end('<html>not json</html>'));
   await t.rejects(client.upstreamJson({ upstream: 'api', url: `${server.origin}/?key=SECRET-KEY`, timeoutMs: 5000 }), {
