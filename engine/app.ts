@@ -72,14 +72,14 @@ export function createEngine(options: EngineOptions): Engine {
   // what this engine starts on first use (pools, children, listeners): closed with it
   const scope = scopeOf(config);
   const metrics = new EngineMetrics(scope);
-  const http = createHttpClient(config, { guard: options.guard, observe: (upstream, outcome) => metrics.upstream(upstream, outcome) });
+  const files = createFileStore(config, logger);
+  const http = createHttpClient(config, { guard: options.guard, ownFiles: files, observe: (upstream, outcome) => metrics.upstream(upstream, outcome) });
   const upstreams = new UpstreamRegistry(
     options.upstreamSpecs ?? compiled?.upstreams ?? loadUpstreamSpecs(path.join(endpointsDir, 'upstreams')),
     config.env,
     http,
   );
   const cache = createResultCache(config, logger);
-  const files = createFileStore(config, logger);
   const registry = buildRegistry(endpoints, (endpoint) => ({ config, endpoint, manifestDir: endpoint.dir, http, upstreams, cache, files }), {
     eager: options.eager,
     checked: compiled !== undefined && !options.eager,

@@ -8,6 +8,7 @@ import { capBytes, readCapped } from './byte-limit.js';
 import { Deadline } from './deadline.js';
 import { AddressRefused, createSsrfGuard, type SsrfGuard } from './ssrf-guard.js';
 import type { UpstreamOutcome } from '../metrics/metrics.js';
+import { ownFileReader, type OwnFileStore } from './own-files.js';
 
 /**
  * The one outbound HTTP client. Every call has a deadline (504 when it passes), a
@@ -95,6 +96,8 @@ export interface HttpClientOptions {
   maxBytes?: number;
   /** Told how each upstream call (not user URLs) ended, for metrics. */
   observe?: (upstream: string, outcome: UpstreamOutcome) => void;
+  /** The engine's file store: user URLs that are this server's own /files/ links are read from it (own-files.ts). */
+  ownFiles?: OwnFileStore;
 }
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
@@ -181,6 +184,7 @@ function decodeText(body: Buffer, contentType: string | undefined): string {
 export function createHttpClient(config: Config, clientOptions: HttpClientOptions = {}): HttpClient {
   const userAgent = `Manifold/${config.version} (+${config.publicBaseUrl})`;
   const guard = clientOptions.guard ?? createSsrfGuard({ allowPrivate: config.allowPrivateUrls });
+  const ownFile = clientOptions.ownFiles && ownFileReader(config.publicBaseUrl, clientOptions.ownFiles);
   const defaultRetries = clientOptions.retries ?? 2;
   const retryBaseMs = clientOptions.retryBaseMs ?? 250;
   const defaultMaxBytes = clientOptions.maxBytes ?? 10 * 1024 * 1024;
@@ -406,8 +410,15 @@ export function createHttpClient(config: Config, clientOptions: HttpClientOption
     },
     upstreamBuffer,
     upstreamStream: (request) => streamed(upstreamCall(request)),
-    fetchUserUrl: (url, request) => buffered(userCall(url, request)),
-    streamUserUrl: (url, request) => streamed(userCall(url, request)),
+    async fetchUserUrl(url, request) {
+      const own = await ownFile?.(url, request);
+      if (!own) return buffered(userCall(url, request));
+      // its size was checked against maxBytes before it was opened
+      return { body: Buffer.concat(await own.body.toArray()), contentType: own.contentType, finalUrl: own.finalUrl };
+    },
+    async streamUserUrl(url, request) {
+      return (await ownFile?.(url, request)) ?? streamed(userCall(url, request));
+    },
   };
 }
 
