@@ -6,6 +6,7 @@ import addFormats from 'ajv-formats';
 import metaSchema from './manifest.schema.json' with { type: 'json' };
 import { familyItems, substitute } from './family.js';
 import { MappingBook } from './mappings.js';
+import { getRefusal } from './get-refusal.js';
 import type { Endpoint, Manifest } from './types.js';
 import type { Sources } from './sources.js';
 
@@ -158,7 +159,7 @@ function normalise(m: Manifest, rel: string, dir: string, mappings: MappingBook)
     public: m.public ?? false,
     secretParams: Object.entries(m.params ?? {}).flatMap(([name, spec]) => (spec.secret ? [name, ...(spec.aliases ?? [])] : [])),
     params,
-    alsoGet: method === 'POST' && !Object.values(params).some((spec) => spec.in === 'file' || spec.secret),
+    alsoGet: method === 'POST' && getRefusal(params) === undefined,
     adapter: { kind: m.adapter.kind, config: mappings.resolve(m.adapter.config ?? {}, dir, rel) },
     response: m.response ?? 'json',
     async: m.async ?? false,

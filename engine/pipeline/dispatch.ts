@@ -6,6 +6,7 @@ import { runBuiltin, type Builtin, type BuiltinDeps } from './builtin.js';
 import { endpointRunner, type EndpointDeps } from './endpoint.js';
 import type { RequestLabels } from '../metrics/metrics.js';
 import type { Endpoint } from '../manifest/types.js';
+import { getRefusal } from '../manifest/get-refusal.js';
 
 /**
  * The one dispatcher: every request, manifest endpoint or built-in route, is looked up
@@ -52,10 +53,6 @@ const allowedBy = (match: { allowed: string[] } | object | undefined): string[] 
  * take the 405 for a bug.
  */
 function postOnlyReason(match: RouteMatch<Endpoint> | undefined): string {
-  if (!match || !('endpoint' in match)) return '';
-  const params = Object.entries(match.endpoint.params);
-  const secret = params.find(([, spec]) => spec.secret)?.[0];
-  if (secret) return ` (its ${secret} parameter is a secret, which must not sit in a URL)`;
-  const file = params.find(([, spec]) => spec.in === 'file')?.[0];
-  return file ? ` (it takes ${file} as a multipart file upload)` : '';
+  const refusal = match && 'endpoint' in match ? getRefusal(match.endpoint.params) : undefined;
+  return refusal ? ` (${refusal})` : '';
 }
