@@ -51,8 +51,10 @@ class RedisStore implements Store {
   }
 }
 
-export function createResultCache(config: Pick<Config, 'redisUrl'>, logger: Logger = silentLogger): ResultCache {
-  const store: Store = config.redisUrl ? new RedisStore(connectRedis(config.redisUrl, { role: 'result cache', logger })) : new MemoryStore();
+export function createResultCache(config: Pick<Config, 'redisUrl' | 'redisTimeoutMs'>, logger: Logger = silentLogger): ResultCache {
+  const store: Store = config.redisUrl
+    ? new RedisStore(connectRedis(config.redisUrl, { role: 'result cache', logger, commandTimeoutMs: config.redisTimeoutMs }))
+    : new MemoryStore();
   const inflight = new Map<string, Promise<unknown>>();
   return {
     async wrap<T>(key: string, ttlSeconds: number, compute: () => Promise<T>): Promise<T> {

@@ -26,6 +26,8 @@ export interface Config {
   testKeyMaxJobs: number;
   personalKeyMaxJobs: number;
   redisUrl?: string;
+  /** How long one Redis command may wait for its answer before it fails (REDIS_TIMEOUT_MS; engine/redis.ts's default when unset). */
+  redisTimeoutMs?: number;
   allowPrivateUrls: boolean;
   uploadMaxBytes: number;
   /** Largest JSON/form body accepted by endpoints that declare no limit of their own. */
@@ -110,6 +112,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     testKeyMaxJobs: positiveInt(env, 'TEST_KEY_MAX_JOBS', 2),
     personalKeyMaxJobs: positiveInt(env, 'PERSONAL_KEY_MAX_JOBS', 20),
     redisUrl: env.REDIS_URL,
+    redisTimeoutMs: optionalPositiveInt(env, 'REDIS_TIMEOUT_MS'),
     allowPrivateUrls: env.ALLOW_PRIVATE_URLS === '1',
     uploadMaxBytes: nonNegativeInt(env, 'UPLOAD_MAX_BYTES', 104857600),
     bodyMaxBytes: nonNegativeInt(env, 'BODY_MAX_BYTES', 1048576),

@@ -10,8 +10,10 @@ const successPrefixes = new WeakMap<Config, string>();
 /**
  * JSON.stringify(success(config, result)), byte for byte, without building the
  * envelope object: the constant head is made once and only the result is serialised.
+ * With `also` (an endpoint's resultAlso, e.g. `results` or `results.data`) the same
+ * serialised result is placed at that key path too, after `result`.
  */
-export function successJson(config: Config, result: unknown): string {
+export function successJson(config: Config, result: unknown, also?: string): string {
   const text = JSON.stringify(result);
   // undefined, a function or a symbol: JSON leaves the property out, so let it do so
   if (text === undefined) return JSON.stringify(success(config, result));
@@ -20,7 +22,9 @@ export function successJson(config: Config, result: unknown): string {
     prefix = JSON.stringify(success(config, null)).slice(0, -'null}'.length);
     successPrefixes.set(config, prefix);
   }
-  return `${prefix}${text}}`;
+  if (also === undefined) return `${prefix}${text}}`;
+  const keys = also.split('.');
+  return `${prefix}${text},${keys.map((key) => `${JSON.stringify(key)}:`).join('{')}${text}${'}'.repeat(keys.length - 1)}}`;
 }
 
 export const failure = (config: Config, error: ApiError) => ({

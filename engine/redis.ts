@@ -16,7 +16,11 @@ const require = createRequire(import.meta.url);
  * one line without a stack; ioredis never prints an unhandled 'error' event.
  */
 
-/** A command that gets no answer within this fails (the breaker counts it). */
+/**
+ * A command that gets no answer within this fails (the breaker counts it), unless the host
+ * sets REDIS_TIMEOUT_MS: a loaded machine (CI at load 13) can take longer than this to read
+ * an answer Redis already sent, and every such miss is a 503 to a client.
+ */
 export const COMMAND_TIMEOUT_MS = 500;
 /** A TCP connect that takes longer fails, and the client retries. */
 export const CONNECT_TIMEOUT_MS = 1000;
@@ -37,16 +41,18 @@ export interface ConnectOptions {
   /** What this connection is for, in log lines ("rate-limit store", "result cache"). */
   role: string;
   logger: Logger;
+  /** How long a command may wait for its answer (REDIS_TIMEOUT_MS); COMMAND_TIMEOUT_MS when not given. */
+  commandTimeoutMs?: number;
   /** ioredis options on top of the fail-fast defaults (tests). */
   redis?: IoRedis.RedisOptions;
 }
 
 /** Open a connection; ioredis loads only when REDIS_URL is set, so a default boot skips it. */
-export function connectRedis(url: string, { role, logger, redis: overrides }: ConnectOptions): RedisConnection {
+export function connectRedis(url: string, { role, logger, commandTimeoutMs = COMMAND_TIMEOUT_MS, redis: overrides }: ConnectOptions): RedisConnection {
   const { Redis } = require('ioredis') as typeof IoRedis;
   const client = new Redis(url, {
     connectTimeout: CONNECT_TIMEOUT_MS,
-    commandTimeout: COMMAND_TIMEOUT_MS,
+    commandTimeout: commandTimeoutMs,
     socketTimeout: SOCKET_TIMEOUT_MS,
     // queue commands while (re)connecting, but only as long as their timeout allows;
     // a reconnect attempt that fails flushes them at once

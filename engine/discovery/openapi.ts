@@ -212,11 +212,19 @@ function requestBody(endpoint: Endpoint, params: ParamEntry[], examples: Request
   return { required: params.some(([, s]) => s.required), content };
 }
 
+/** The envelope's second place for the result (resultAlso: `results`, `results.data`), as a schema property. */
+function alsoProperty(endpoint: Endpoint): Json {
+  if (!endpoint.resultAlso) return {};
+  const [first, ...rest] = endpoint.resultAlso.split('.');
+  const same = { description: 'The same value as `result`, where clients of this genre read it', ...(endpoint.resultSchema ?? {}) };
+  return { [first]: rest.reduceRight<Json>((inner, key) => ({ type: 'object', properties: { [key]: inner } }), same) };
+}
+
 function responses(endpoint: Endpoint): Json {
   const binary = Object.fromEntries(binaryTypes(endpoint).map((t) => [t, { schema: { type: 'string', format: 'binary' } }]));
   const envelope = {
     'application/json': {
-      schema: { allOf: [ref('schemas', 'Success'), { type: 'object', properties: { result: endpoint.resultSchema ?? {} } }] },
+      schema: { allOf: [ref('schemas', 'Success'), { type: 'object', properties: { result: endpoint.resultSchema ?? {}, ...alsoProperty(endpoint) } }] },
     },
   };
   const ok: Json = {

@@ -46,6 +46,8 @@ export interface RedisRateLimiterOptions {
   keyPrefix?: string;
   /** Where connection trouble is reported (once per change of state). */
   logger?: Logger;
+  /** How long a command may wait for its answer (REDIS_TIMEOUT_MS). */
+  commandTimeoutMs?: number;
 }
 
 export const DEFAULT_KEY_PREFIX = 'manifold:ratelimit:';
@@ -66,7 +68,7 @@ export class RedisRateLimiter implements RateLimiter {
   readonly #prefix: string;
 
   constructor(options: RedisRateLimiterOptions) {
-    this.#redis = connectRedis(options.url, { role: 'rate-limit store', logger: options.logger ?? silentLogger });
+    this.#redis = connectRedis(options.url, { role: 'rate-limit store', logger: options.logger ?? silentLogger, commandTimeoutMs: options.commandTimeoutMs });
     // defineCommand sends EVALSHA and falls back to EVAL when the script isn't cached yet.
     this.#redis.client.defineCommand('slidingWindowHit', { numberOfKeys: 1, lua: SLIDING_WINDOW_LUA });
     this.#prefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;

@@ -165,6 +165,7 @@ function normalise(m: Manifest, rel: string, dir: string, mappings: MappingBook)
     async: m.async ?? false,
     ...(m.cost && { cost: m.cost }),
     resultSchema: m.resultSchema,
+    ...(m.resultAlso && { resultAlso: m.resultAlso }),
     limits: { timeoutMs: 15000, cacheTtl: 0, ...m.limits },
     requires: {
       env: m.requires?.env ?? [],

@@ -16,6 +16,8 @@ export interface Manifest {
   async?: boolean;
   cost?: CostClass;
   resultSchema?: object;
+  /** Where the envelope also carries `result`, for clients that read it there (`results`); see manifest.schema.json. */
+  resultAlso?: string;
   limits?: Limits;
   requires?: { env?: string[]; bin?: string[]; anyOf?: { env?: string[]; bin?: string[] }[] };
   examples: Example[];
@@ -117,6 +119,8 @@ export interface Endpoint {
   /** The manifest's cost class; when it names none, the adapter kind's default, filled in when adapter configs are checked (registry.ts). */
   cost?: CostClass;
   resultSchema?: object;
+  /** The envelope key path (`results`, `results.data`) that also carries `result`, as the genre's clients read it. */
+  resultAlso?: string;
   limits: Required<Pick<Limits, 'timeoutMs' | 'cacheTtl'>> & Limits;
   /** All of `env` and `bin`, and (when given) one of the `anyOf` alternatives, each complete. */
   requires: Requirement & { anyOf?: Requirement[] };

@@ -99,7 +99,7 @@ export function endpointRunner(deps: EndpointDeps): EndpointRunner {
         const job = asJob(ctx, deps.jobs, endpoint, principal, params);
         if ('answer' in job) {
           const output = await job.answer;
-          const sending = output && respond(ctx, deps.config, output);
+          const sending = output && respond(ctx, deps.config, output, endpoint.resultAlso);
           if (sending) await sending;
           return;
         }
@@ -107,7 +107,7 @@ export function endpointRunner(deps: EndpointDeps): EndpointRunner {
       }
       if (!route.handler) throw unavailable(route.unavailable!);
       const call = new AdapterCall(params, principal, deps.config.publicBaseUrl, ctx.state.requestId as string, ctx);
-      const sending = respond(ctx, deps.config, await call.run(work(deps, route, plan, call), plan.deadlines));
+      const sending = respond(ctx, deps.config, await call.run(work(deps, route, plan, call), plan.deadlines), endpoint.resultAlso);
       if (sending) await sending;
     } finally {
       if (parsing && ctx.state.uploads) ctx.res.once('close', () => void removeUploads(ctx));

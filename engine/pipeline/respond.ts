@@ -7,12 +7,15 @@ import { sendFile } from '../storage/send-file.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** Write an adapter's output: the envelope, raw bytes, a stored file (ranges honoured), or a redirect. */
-export function respond(ctx: Context, config: Config, output: Output): void | Promise<void> {
+/**
+ * Write an adapter's output: the envelope, raw bytes, a stored file (ranges honoured), or a redirect.
+ * `resultAlso` is the endpoint's second place for a JSON result (`results`: what the genre's clients read).
+ */
+export function respond(ctx: Context, config: Config, output: Output, resultAlso?: string): void | Promise<void> {
   if (output.type === 'json') {
     // serialised here with its type set first, so Koa neither looks the type up nor stringifies
     ctx.res.setHeader('Content-Type', JSON_TYPE);
-    ctx.body = successJson(config, output.result);
+    ctx.body = successJson(config, output.result, resultAlso);
     return;
   }
   if (output.type === 'redirect') {

@@ -119,6 +119,21 @@ t.test('param aliases: query= for q=', async (t) => {
   t.equal(res.status, 200);
 });
 
+t.test("resultAlso: the same result also where the genre's clients read it, and documented there", async (t) => {
+  // the dataset answers one of its items; the second place holds the very same value
+  const listed = await (await get(`/api/test/listed?${key}`)).json();
+  t.match(listed, { status: 200, success: true, creator: 'Manifold', result: { word: String } });
+  t.same(listed.results, listed.result);
+  const nested = await (await get(`/api/test/listed-data?${key}`)).json();
+  t.match(nested, { status: 200, success: true, result: { word: String } });
+  t.same(nested.results, { data: nested.result });
+  const plain = await (await get(`/api/test/open`)).json();
+  t.notOk('results' in plain, 'other endpoints answer result alone');
+  const openapi = await (await get('/openapi.json')).json();
+  const schema = openapi.paths['/api/test/listed-data'].get.responses['200'].content['application/json'].schema;
+  t.ok(schema.allOf[1].properties.results.properties.data, 'OpenAPI documents results.data');
+});
+
 t.test('503 unavailable with the reason, and listed as such', async (t) => {
   const res = await get(`/api/test/needs-env?${key}`);
   t.equal(res.status, 503);

@@ -7,7 +7,8 @@ import type { UpstreamSpec } from '../../engine/upstreams.js';
 /**
  * A small registry for engine tests, written as real manifest files: a POST
  * endpoint (which also answers GET), a POST endpoint with a secret param (POST only), a slow upstream endpoint with a short timeout and a concurrency gate,
- * a cached endpoint, one whose mapping fails at run time, and one that is unavailable.
+ * a cached endpoint, one whose mapping fails at run time, one that is unavailable, and two lists
+ * that the envelope also carries where clients read them (resultAlso).
  */
 const MANIFESTS: Record<string, string> = {
   'echo.yaml': `
@@ -69,6 +70,22 @@ params:
   word: { required: true, secret: true, schema: { type: string }, description: kept out of URLs }
 adapter: { kind: dataset, config: { file: data/words.json, filter: { word: word } } }
 examples: [{ params: { word: alpha }, expect: {} }]
+`,
+  'listed.yaml': `
+path: /api/test/listed
+category: search
+summary: A list whose clients read it as results, and another as results.data
+resultAlso: results
+adapter: { kind: dataset, config: { file: data/words.json } }
+examples: [{ params: {}, expect: {} }]
+`,
+  'listed-data.yaml': `
+path: /api/test/listed-data
+category: search
+summary: A list whose clients read it as results.data
+resultAlso: results.data
+adapter: { kind: dataset, config: { file: data/words.json } }
+examples: [{ params: {}, expect: {} }]
 `,
   'open.yaml': `
 path: /api/test/open

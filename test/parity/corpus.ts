@@ -1,0 +1,166 @@
+/**
+ * The client corpus (test/parity/corpus/repos/*.yaml, format in corpus/README.md): every call
+ * site public bot code makes to the genre's hosts, with what it reads. Loaded and checked
+ * here; test/parity/corpus.test.ts calls each against Manifold.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Ajv } from 'ajv';
+import { parse } from 'yaml';
+import type { JsonType } from './fields.js';
+
+export const CORPUS_DIR = new URL('./corpus/repos/', import.meta.url).pathname;
+
+/** The hosts whose clients the corpus records. */
+export const HOSTS = [
+  'api.giftedtech.web.id',
+  'apis.giftedtech.web.id',
+  'api.giftedtech.co.ke',
+  'api.gifted.co.ke',
+  'api.giftedtech.my.id',
+  'api.princetechn.com',
+];
+
+export type How = 'strict' | 'destructure' | 'guess' | 'bytes';
+
+export interface Read {
+  field?: string;
+  how: How;
+  type?: JsonType;
+}
+
+export interface CallSite {
+  file: string;
+  line?: number;
+  host: string;
+  path: string;
+  method?: 'GET' | 'POST';
+  params?: Record<string, unknown> | null;
+  reads?: Read[] | null;
+}
+
+export interface RepoFile {
+  repo: string;
+  commit: string;
+  genre?: boolean;
+  fork_of?: string;
+  calls?: CallSite[];
+}
+
+/** A call site with where it came from. */
+export interface Site extends CallSite {
+  repo: string;
+  genre: boolean;
+  reads: Read[];
+  params: Record<string, unknown>;
+  /** `repo file:line`, for messages. */
+  source: string;
+}
+
+const read = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['how'],
+  properties: {
+    field: { type: 'string', minLength: 1 },
+    how: { enum: ['strict', 'destructure', 'guess', 'bytes'] },
+    type: { enum: ['string', 'number', 'boolean', 'array', 'object'] },
+  },
+  if: { properties: { how: { const: 'bytes' } } },
+  then: { not: { required: ['field'] } },
+  else: { required: ['field'] },
+};
+
+const SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['repo', 'commit'],
+  properties: {
+    repo: { type: 'string', pattern: '^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$' },
+    commit: { type: 'string', pattern: '^[0-9a-f]{40}$' },
+    genre: { type: 'boolean' },
+    fork_of: { type: 'string', pattern: '^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$' },
+    calls: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['file', 'host', 'path'],
+        properties: {
+          file: { type: 'string', minLength: 1 },
+          line: { type: 'integer', minimum: 1 },
+          host: { enum: HOSTS },
+          path: { type: 'string', pattern: '^/[^?#\\s]*$' },
+          method: { enum: ['GET', 'POST'] },
+          params: { type: ['object', 'null'] },
+          reads: { type: ['array', 'null'], items: read },
+        },
+      },
+    },
+  },
+  // a fork is counted as the repository it copies: its calls are that one's
+  if: { required: ['fork_of'] },
+  then: { not: { required: ['calls'] } },
+  else: { required: ['calls'], properties: { calls: { type: 'array', minItems: 1 } } },
+};
+
+const validate = new Ajv({ allErrors: true }).compile(SCHEMA);
+
+export interface Corpus {
+  repos: RepoFile[];
+  /** Repositories counted (forks left out). */
+  counted: RepoFile[];
+  forks: RepoFile[];
+  sites: Site[];
+  /** Files that break the format, with what is wrong. */
+  problems: string[];
+}
+
+export function loadCorpus(dir = CORPUS_DIR): Corpus {
+  const repos: RepoFile[] = [];
+  const problems: string[] = [];
+  for (const name of fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()) {
+    const text = fs.readFileSync(path.join(dir, name), 'utf8');
+    let data: unknown;
+    try {
+      data = parse(text);
+    } catch (error) {
+      problems.push(`${name}: not YAML (${(error as Error).message.split('\n')[0]})`);
+      continue;
+    }
+    if (!validate(data)) {
+      problems.push(`${name}: ${validate.errors!.map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`);
+      continue;
+    }
+    const file = data as unknown as RepoFile;
+    if (name !== `${file.repo.replace('/', '--')}.yaml`) problems.push(`${name}: holds ${file.repo}, so it is named ${file.repo.replace('/', '--')}.yaml`);
+    repos.push(file);
+  }
+  const known = new Set(repos.map((r) => r.repo.toLowerCase()));
+  const forks = repos.filter((r) => r.fork_of);
+  for (const fork of forks) if (!known.has(fork.fork_of!.toLowerCase())) problems.push(`${fork.repo}: fork_of ${fork.fork_of}, which the corpus does not hold`);
+  const counted = repos.filter((r) => !r.fork_of);
+  const sites = counted.flatMap((r) =>
+    (r.calls ?? []).map((c) => ({
+      ...c,
+      repo: r.repo,
+      genre: r.genre ?? false,
+      reads: c.reads ?? [],
+      params: c.params ?? {},
+      source: `${r.repo} ${c.file}${c.line ? `:${c.line}` : ''}`,
+    })),
+  );
+  return { repos, counted, forks, sites, problems };
+}
+
+/** A site relies on exact names (or on bytes): at least one read is not a guess. */
+export const isStrict = (site: Site) => site.reads.some((r) => r.how !== 'guess');
+
+/** The path as routes compare it: no case, no trailing slash. */
+export const routeKey = (p: string) => p.toLowerCase().replace(/\/+$/, '') || '/';
+
+/** Parameters that carry the key, not the call's input. */
+export const KEY_PARAMS = new Set(['apikey', 'api_key', 'key']);
