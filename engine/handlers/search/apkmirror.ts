@@ -40,6 +40,10 @@ function release(row: Element) {
     uploaded: uploaded || null,
     size: textOf(info['file size']) || null,
     downloads: Number.isFinite(downloads) ? downloads : null,
+    // the same facts under the names the genre's clients read (results.data[].name/source/url)
+    name: title,
+    url: link,
+    source: 'APKMirror',
   };
 }
 

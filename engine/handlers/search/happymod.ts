@@ -27,13 +27,19 @@ function app(box: Element) {
       .find(Boolean) ??
     '';
   const rating = Number.parseFloat(textOf(firstByClass(box, 'a-search-num') ?? firstByClass(box, 'pdt-list-num')));
+  const modInfo = [...label.matchAll(FEATURES)].map((m) => m[1]!.trim()).join(', ') || null;
   return {
     title,
     link,
     icon: absolute(attr(img, 'data-original') ?? attr(img, 'data-src') ?? attr(img, 'src'), SITE) ?? null,
     rating: Number.isFinite(rating) ? rating : null,
     version: VERSION.exec(label)?.[1] ?? null,
-    mod_info: [...label.matchAll(FEATURES)].map((m) => m[1]!.trim()).join(', ') || null,
+    mod_info: modInfo,
+    // the same facts under the names the genre's clients read (results.data[].name/summary/source/url)
+    name: title,
+    url: link,
+    summary: modInfo,
+    source: 'HappyMod',
   };
 }
 
