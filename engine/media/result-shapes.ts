@@ -35,7 +35,20 @@ export interface Produced {
   expires_at: string;
 }
 
-export const SHAPES = ['standard', 'ytdl', 'tiktok', 'instagram', 'facebook', 'twitter', 'pinterest', 'dailymotion', 'spotify'] as const;
+export const SHAPES = [
+  'standard',
+  'youtube',
+  'ytdl',
+  'aio',
+  'tiktok',
+  'instagram',
+  'facebook',
+  'twitter',
+  'pinterest',
+  'dailymotion',
+  'snack',
+  'spotify',
+] as const;
 export type Shape = (typeof SHAPES)[number];
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -103,22 +116,32 @@ export function shapeResult(shape: Shape, files: Produced[]): Record<string, unk
   const audio = files.find((f) => f.format === 'mp3');
   const { meta } = primary;
   const base = standard(primary);
+  // YouTube: the video's id, its channel as `author`, and the primary file as `url` too
+  const youtube = { ...base, id: meta.id ?? null, author: meta.uploader ?? null, url: primary.download_url };
   switch (shape) {
     case 'standard':
       return base;
+    case 'youtube':
+      return youtube;
     case 'ytdl':
-      // `audi_quality` (sic) is the name clients of ytdl read; both spellings are kept
+      // `audi_quality` (sic) is the name clients of ytdl read; both spellings are kept.
+      // `media`: one per file, `format` naming its quality and container ("720p .mp4") as ytv's clients match on it
       return {
-        ...base,
+        ...youtube,
+        media: files.map((f) => ({ quality: f.quality, format: `${f.quality} .${f.format}`, download_url: f.download_url })),
         video_url: video?.download_url ?? null,
         audio_url: audio?.download_url ?? null,
         video_quality: video?.quality ?? null,
         audio_quality: audio?.quality ?? null,
         audi_quality: audio?.quality ?? null,
       };
+    case 'aio':
+      return { ...base, type: primary.format === 'mp4' ? 'video' : 'audio' };
     case 'tiktok':
       return {
         ...base,
+        videoUrl: video?.download_url ?? null,
+        audioUrl: audio?.download_url ?? null,
         author: { name: meta.uploader ?? null, username: meta.uploader_id ?? null },
         username: meta.uploader_id ?? meta.uploader ?? null,
         cover: meta.thumbnail ?? null,
@@ -144,7 +167,19 @@ export function shapeResult(shape: Shape, files: Produced[]): Record<string, unk
     case 'facebook':
       return { ...base, video: primary.download_url, hd_video: primary.download_url, sd_video: primary.download_url, url: primary.download_url };
     case 'twitter':
-      return { ...base, url: primary.download_url, HD: primary.download_url, SD: primary.download_url, description: meta.description ?? null };
+      // one MP4 is made (at most the chosen height): every quality name points at it, and `videoUrls` lists it with its height
+      return {
+        ...base,
+        url: primary.download_url,
+        HD: primary.download_url,
+        SD: primary.download_url,
+        video_hd: primary.download_url,
+        video_sd: primary.download_url,
+        videoUrls: files.filter((f) => f.format === 'mp4').map((f) => ({ quality: f.quality, url: f.download_url })),
+        description: meta.description ?? null,
+        desc: meta.description ?? null,
+        thumb: meta.thumbnail ?? null,
+      };
     case 'pinterest':
       return {
         ...base,
@@ -153,6 +188,17 @@ export function shapeResult(shape: Shape, files: Produced[]): Record<string, unk
       };
     case 'dailymotion':
       return { ...base, formats: files.map((f) => ({ quality: f.quality, format: f.format, url: f.download_url })) };
+    case 'snack':
+      // Snack Video's clients read the MP4 as `media`, the uploader as `author` and the counts by these names
+      return {
+        ...base,
+        media: primary.download_url,
+        author: meta.uploader ?? null,
+        like: meta.like_count ?? null,
+        comment: meta.comment_count ?? null,
+        share: meta.share_count ?? null,
+        views: meta.view_count ?? null,
+      };
     case 'spotify':
       return { ...base, artist: meta.uploader ?? null };
   }
