@@ -105,12 +105,12 @@ export class TempMailStore {
     });
   }
 
-  /** Newest first. */
-  async inbox(address: string): Promise<MessageSummary[]> {
+  /** Newest first, each with its plain text. */
+  async inbox(address: string): Promise<(MessageSummary & { text: string })[]> {
     const { kysely } = await this.#db();
     return kysely
       .selectFrom('tempmail_messages')
-      .select(['id', 'sender as from', 'subject', 'date'])
+      .select(['id', 'sender as from', 'subject', 'date', 'text'])
       .where('address', '=', address)
       .orderBy('seq', 'desc')
       .execute();

@@ -2,8 +2,12 @@ import { tempMail } from '../../tempmail/mailbox.js';
 import type { Params } from '../params.generated.js';
 import { handler } from '../types.js';
 
-/** The address's messages, newest first (`messageid` is the name clients of the genre read). */
+/**
+ * The address's messages, newest first, each with its plain text: `messageid` and `body` (the
+ * text again) are the names clients of the genre read (the genre's atassa bots read
+ * `result[].body|text|content…` from the inbox itself).
+ */
 export default handler<Params['tempgen/tempmail-inbox']>(async ({ params, setup }) => {
   const { store, mailbox } = tempMail(setup.config);
-  return (await store.inbox(await mailbox(params))).map((m) => ({ ...m, messageid: m.id }));
+  return (await store.inbox(await mailbox(params))).map((m) => ({ ...m, messageid: m.id, body: m.text }));
 });

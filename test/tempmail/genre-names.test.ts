@@ -1,0 +1,41 @@
+/**
+ * Temp mail under the names the genre's own bots use (mauricegift/atassa, gifted/tempmail.js):
+ * the inbox items carry the text as `body`, and a message is read with `message_id`.
+ */
+import path from 'node:path';
+import t from 'tap';
+import nodemailer from 'nodemailer';
+import { ENDPOINTS_DIR } from '../../engine/app.js';
+import { loadEndpoints } from '../../engine/manifest/load.js';
+import { startTempMail } from '../../engine/tempmail/smtp.js';
+import { serve, TEST_KEY } from '../support/serve.js';
+
+const endpoints = loadEndpoints(path.join(ENDPOINTS_DIR, 'tempgen')).filter((e) => e.path.includes('tempmail'));
+const served = await serve({ MAIL_DOMAIN: 'mail.test' }, { endpoints });
+const smtp = await startTempMail({ config: served.engine.config, files: served.engine.files, port: 0 });
+t.teardown(async () => {
+  await smtp.close();
+  await served.close();
+});
+
+const api = async (route: string, params: Record<string, string> = {}) => {
+  const res = await fetch(`${served.url}${route}?${new URLSearchParams(params)}`, { headers: { 'x-api-key': TEST_KEY } });
+  return { status: res.status, ...(await res.json()) };
+};
+
+t.test('inbox items carry the text as body; message_id reads and deletes a message', async (t) => {
+  const { result: box } = await api('/api/tempmail/generate');
+  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true });
+  await transport.sendMail({ from: 'Ada <ada@example.com>', to: box.email, subject: 'Your code', text: 'Code: 123456' });
+  const inbox = await api('/api/tempmail/inbox', { email: box.email });
+  t.equal(inbox.result.length, 1);
+  t.match(inbox.result[0], { id: String, messageid: String, from: '"Ada" <ada@example.com>', subject: 'Your code', date: String });
+  t.equal(inbox.result[0].body.trim(), 'Code: 123456', 'body: the plain text, in the list');
+  t.equal(inbox.result[0].text, inbox.result[0].body);
+
+  const message = await api('/api/tempmail/message', { email: box.email, message_id: inbox.result[0].id });
+  t.equal(message.status, 200);
+  t.equal(message.result.body.trim(), 'Code: 123456');
+  t.match(await api('/api/tempmail/deletemessage', { email: box.email, message_id: inbox.result[0].id }), { result: { deleted: true } });
+  t.same((await api('/api/tempmail/inbox', { email: box.email })).result, []);
+});
