@@ -64,11 +64,38 @@ async function withDetails(setup: AdapterSetup, call: Call, videos: YoutubeVideo
   });
 }
 
+const UNITS: [string, number][] = [
+  ['year', 365 * 86400],
+  ['month', 30 * 86400],
+  ['week', 7 * 86400],
+  ['day', 86400],
+  ['hour', 3600],
+  ['minute', 60],
+];
+
+/** How long ago, as YouTube and the yt-search package say it ("3 years ago"); undefined for an unknown or future time. */
+export function ago(published: string | undefined, now = Date.now()): string | undefined {
+  const seconds = published ? (now - Date.parse(published)) / 1000 : NaN;
+  if (!Number.isFinite(seconds) || seconds < 0) return undefined;
+  for (const [unit, size] of UNITS) {
+    const n = Math.floor(seconds / size);
+    if (n >= 1) return `${n} ${unit}${n === 1 ? '' : 's'} ago`;
+  }
+  return `${Math.floor(seconds)} second${Math.floor(seconds) === 1 ? '' : 's'} ago`;
+}
+
+/** The names the genre's clients read beside ours: duration (the timestamp again) and ago (from the publish time, when known). */
+const forGenre = (videos: YoutubeVideo[]) =>
+  videos.map((v) => {
+    const when = ago(v.published);
+    return { ...v, ...(v.timestamp !== undefined && { duration: v.timestamp }), ...(when && { ago: when }) };
+  });
+
 export default handler<{ q: string; limit: number }>(async ({ params, options, call, setup }) => {
   if (!setup.upstreams.unavailable('youtube-data')) {
     let toVideos = compiled.get(options);
     if (!toVideos) compiled.set(options, (toVideos = compileMapping(options.dataApi as Expression)));
-    return fromDataApi(setup, call, toVideos, params.q, params.limit);
+    return forGenre(await fromDataApi(setup, call, toVideos, params.q, params.limit));
   }
-  return videosFromYtdlp(await mediaService(setup).youtubeSearch(params.q, params.limit, call.signal));
+  return forGenre(videosFromYtdlp(await mediaService(setup).youtubeSearch(params.q, params.limit, call.signal)));
 });
