@@ -46,5 +46,12 @@ export const decode = pureHandler<{ image: Uint8Array }>(async ({ params }) => {
   // the location in the image as sent, not in the scaled copy
   const scale = width ? width / raw.info.width : 1;
   const { x, y } = code.location.topLeftCorner;
-  return { text: code.data, version: code.version, location: scale === 1 ? { x, y } : { x: Math.round(x * scale), y: Math.round(y * scale) } };
+  // `qrcode_data` and `data` repeat the text under the names clients of the genre read
+  return {
+    text: code.data,
+    qrcode_data: code.data,
+    data: code.data,
+    version: code.version,
+    location: scale === 1 ? { x, y } : { x: Math.round(x * scale), y: Math.round(y * scale) },
+  };
 });

@@ -2,8 +2,14 @@ import type { ImageFormat } from '../../effects/encode.js';
 import { stickerOutput } from '../../stickers/run.js';
 import { handler, Reply } from '../types.js';
 
-/** /api/tools/ttp: a text sticker (512×512, transparent), drawn in the render pool. */
+/**
+ * /api/tools/ttp: a text sticker (512×512, transparent), drawn in the render pool. The
+ * hosted answer is the sticker's link as `result` (a string), which the manifest's
+ * `resultAlso: image_url` repeats where the genre's own bots read it; stream=true the bytes.
+ */
 export default handler<{ text: string; color: string; font: string; format: ImageFormat }>(async ({ params, call, setup }) => {
   const { text, color, font, format } = params;
-  return new Reply(await stickerOutput(setup, call, { sticker: 'ttp', params: { text, color, font, format } }, 'ttp'));
+  const output = await stickerOutput(setup, call, { sticker: 'ttp', params: { text, color, font, format } }, 'ttp');
+  if (output.type === 'json') output.result = (output.result as { image_url: string }).image_url;
+  return new Reply(output);
 });
