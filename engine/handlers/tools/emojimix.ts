@@ -7,8 +7,8 @@ import { FileOutput, handler } from '../types.js';
  * /api/tools/emojimix: the Emoji Kitchen sticker Google made for a pair of emoji,
  * looked up in the public per-emoji metadata (upstream `emoji-kitchen`), whose entry
  * for the first emoji lists every partner in either order. The image itself is on
- * Google's static host (upstream `emoji-kitchen-images`): its link, or its bytes with
- * stream=true. A pair Google never drew is a 404.
+ * Google's static host (upstream `emoji-kitchen-images`): its bytes (what the genre's
+ * clients read), or with hosted=true its link and facts. A pair Google never drew is a 404.
  */
 interface Combination {
   gStaticUrl: string;
@@ -40,7 +40,7 @@ async function metadata(setup: AdapterSetup, call: Call, emoji: string): Promise
   return undefined;
 }
 
-export default handler<{ emoji1: string; emoji2: string; stream?: boolean }>(async ({ params, call, setup }) => {
+export default handler<{ emoji1: string; emoji2: string; hosted?: boolean }>(async ({ params, call, setup }) => {
   const left = await metadata(setup, call, params.emoji1);
   if (!left) throw notFound(`${params.emoji1} is not an Emoji Kitchen emoji`);
   const partner = spellings(codepoints(params.emoji2))
@@ -52,7 +52,7 @@ export default handler<{ emoji1: string; emoji2: string; stream?: boolean }>(asy
   // the configured image host (a mirror, or the test's fixture server) serves the same paths
   const image = { path: combination.gStaticUrl.slice(GSTATIC.length), signal: call.signal, maxBytes: 5 * 1024 * 1024 };
   const { url } = setup.upstreams.request('emoji-kitchen-images', image);
-  if (params.stream) {
+  if (!params.hosted) {
     const { body } = await setup.upstreams.buffer('emoji-kitchen-images', image);
     return new FileOutput(body, 'png', 'image/png');
   }

@@ -3,7 +3,10 @@ import { chromiumPath, withGuardedContext } from '../../tools/browser/chromium.j
 import { handler, FileOutput } from '../types.js';
 import type { Params } from '../params.generated.js';
 
-/** Screenshots of a web page in headless Chromium, every request SSRF-guarded (../browser/chromium.ts). */
+/**
+ * Screenshots of a web page in headless Chromium, every request SSRF-guarded (../browser/chromium.ts).
+ * The image itself is the answer; `hosted=true` stores it and answers `{url, size, mime, sha256}`.
+ */
 
 const DEVICES = {
   desktop: { viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, isMobile: false, hasTouch: false },
@@ -11,12 +14,12 @@ const DEVICES = {
   phone: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
 };
 
-export default handler<Params['tools/screenshot']>(async ({ params, options, call, setup }) => {
+export default handler<Omit<Params['tools/screenshot'], 'hosted'> & { hosted?: boolean }>(async ({ params, options, call, setup }) => {
   const guard = setup.http.guard;
   await guard.checkUrl(params.url);
   const preset = DEVICES[(options.device ?? 'desktop') as keyof typeof DEVICES];
   const viewport = { width: params.width ?? preset.viewport.width, height: params.height ?? preset.viewport.height };
-  return withGuardedContext(chromiumPath(setup.config.env), guard, { ...preset, viewport }, async (context) => {
+  const image: FileOutput = await withGuardedContext(chromiumPath(setup.config.env), guard, { ...preset, viewport }, async (context) => {
     // a client that leaves (or the endpoint timeout) closes the context, which ends goto/screenshot at once
     const abort = () => void context.close().catch(() => undefined);
     call.signal?.addEventListener('abort', abort, { once: true });
@@ -34,4 +37,7 @@ export default handler<Params['tools/screenshot']>(async ({ params, options, cal
       call.signal?.removeEventListener('abort', abort);
     }
   });
+  if (!params.hosted) return image;
+  const stored = await setup.files.put(image.data, { ext: image.ext });
+  return { url: stored.url, size: stored.size, mime: image.contentType, sha256: stored.sha256 };
 });
