@@ -178,3 +178,34 @@ export async function generateImage(
   if (typeof first?.b64_json === 'string' && first.b64_json) return { png: Buffer.from(first.b64_json, 'base64') };
   throw upstreamError(request.route.upstream, 'no image in the answer');
 }
+
+/**
+ * OpenAI image edits (POST /images/edits, multipart `image` + `prompt`), which OpenAI-compatible
+ * image servers copy: the picture changed as the prompt says. A URL (dall-e-2, most providers)
+ * or base64 PNG bytes (GPT image models) come back, as from generateImage.
+ */
+export async function editImage(
+  deps: ApiDeps,
+  request: { route: Route; prompt: string; image: Buffer; timeoutMs: number; signal: AbortSignal },
+): Promise<GeneratedImage> {
+  const form = new FormData();
+  form.append('model', request.route.model);
+  form.append('prompt', request.prompt);
+  form.append('n', '1');
+  form.append('image', new Blob([new Uint8Array(request.image)], { type: 'image/png' }), 'image.png');
+  // the platform's own multipart encoder: the body bytes and the boundary header
+  const encoded = new Response(form);
+  const call: UpstreamCall = {
+    method: 'POST',
+    path: '/images/edits',
+    headers: { 'content-type': encoded.headers.get('content-type')! },
+    body: Buffer.from(await encoded.arrayBuffer()),
+    limitMs: request.timeoutMs,
+    signal: request.signal,
+  };
+  const data = await deps.upstreams.call<Images>(request.route.upstream, call);
+  const first = data?.data?.[0];
+  if (typeof first?.url === 'string' && /^https?:\/\//.test(first.url)) return { url: first.url };
+  if (typeof first?.b64_json === 'string' && first.b64_json) return { png: Buffer.from(first.b64_json, 'base64') };
+  throw upstreamError(request.route.upstream, 'no image in the answer');
+}
