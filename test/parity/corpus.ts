@@ -10,6 +10,7 @@ import { parse } from 'yaml';
 import type { JsonType } from './fields.js';
 
 export const CORPUS_DIR = new URL('./corpus/repos/', import.meta.url).pathname;
+export const REFERENCE_FILE = new URL('./corpus/reference.yaml', import.meta.url).pathname;
 
 /** The hosts whose clients the corpus records. */
 export const HOSTS = [
@@ -53,8 +54,12 @@ export interface Site extends CallSite {
   genre: boolean;
   reads: Read[];
   params: Record<string, unknown>;
+  /** The parameters the client sends are known (repositories); the reference's are not, so examples are called as written. */
+  paramsKnown: boolean;
   /** `repo file:line`, for messages. */
   source: string;
+  /** Reference rows: reads not answered yet, with the reason. */
+  gaps?: Record<string, string>;
 }
 
 const read = {
@@ -104,7 +109,44 @@ const SCHEMA = {
   else: { required: ['calls'], properties: { calls: { type: 'array', minItems: 1 } } },
 };
 
-const validate = new Ajv({ allErrors: true }).compile(SCHEMA);
+const REFERENCE_SCHEMA = {
+  type: 'array',
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['path'],
+    properties: {
+      path: { type: 'string', pattern: '^/[^?#\\s]*$' },
+      seen: { enum: ['guessed', 'path'] },
+      reads: { type: 'array', items: read },
+      gaps: { type: 'object', additionalProperties: { type: 'string' } },
+    },
+  },
+};
+
+const ajv = new Ajv({ allErrors: true });
+const validate = ajv.compile(SCHEMA);
+const validateReference = ajv.compile(REFERENCE_SCHEMA);
+
+/** The reference rows (reference.yaml) as call sites: each is the path's own examples, checked strictly. */
+export function loadReference(file = REFERENCE_FILE): { sites: Site[]; problems: string[] } {
+  const data: unknown = parse(fs.readFileSync(file, 'utf8'));
+  if (!validateReference(data)) return { sites: [], problems: validateReference.errors!.map((e) => `reference.yaml${e.instancePath}: ${e.message}`) };
+  const rows = data as { path: string; seen?: string; reads?: Read[]; gaps?: Record<string, string> }[];
+  const sites = rows.map((row) => ({
+    file: 'reference.yaml',
+    host: HOSTS[0],
+    path: row.path,
+    repo: 'reference',
+    genre: false,
+    reads: row.reads ?? [],
+    params: {},
+    paramsKnown: false,
+    source: `reference ${row.path}`,
+    ...(row.gaps && { gaps: row.gaps }),
+  }));
+  return { sites, problems: [] };
+}
 
 export interface Corpus {
   repos: RepoFile[];
@@ -139,7 +181,14 @@ export function loadCorpus(dir = CORPUS_DIR): Corpus {
     if (name !== `${file.repo.replace('/', '--')}.yaml`) problems.push(`${name}: holds ${file.repo}, so it is named ${file.repo.replace('/', '--')}.yaml`);
     repos.push(file);
   }
-  const known = new Set(repos.map((r) => r.repo.toLowerCase()));
+  // GitHub names ignore case: one repository, one file
+  const seen = new Map<string, string>();
+  for (const r of repos) {
+    const other = seen.get(r.repo.toLowerCase());
+    if (other) problems.push(`${r.repo}: the same repository as ${other} (GitHub names ignore case)`);
+    seen.set(r.repo.toLowerCase(), r.repo);
+  }
+  const known = new Set(seen.keys());
   const forks = repos.filter((r) => r.fork_of);
   for (const fork of forks) if (!known.has(fork.fork_of!.toLowerCase())) problems.push(`${fork.repo}: fork_of ${fork.fork_of}, which the corpus does not hold`);
   const counted = repos.filter((r) => !r.fork_of);
@@ -150,6 +199,7 @@ export function loadCorpus(dir = CORPUS_DIR): Corpus {
       genre: r.genre ?? false,
       reads: c.reads ?? [],
       params: c.params ?? {},
+      paramsKnown: true,
       source: `${r.repo} ${c.file}${c.line ? `:${c.line}` : ''}`,
     })),
   );
