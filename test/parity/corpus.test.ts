@@ -278,7 +278,7 @@ t.test('figures', async (t) => {
   const pathShare = candidates.length ? answered.length / candidates.length : 0;
 
   const lines = [
-    `corpus: ${corpus.counted.length} repositories (${corpus.forks.length} forks more, counted once; ${corpus.counted.filter((r) => r.genre).length} the genre's own), ${corpus.sites.length} call sites, ${strict.length} strict`,
+    `corpus: ${corpus.counted.length} repositories (${corpus.forks.length} forks and ${corpus.copies.length} identical copies more, counted once; ${corpus.counted.filter((r) => r.genre).length} the genre's own), ${corpus.sites.length} call sites, ${strict.length} strict`,
     `corpus: strict call sites that hold: ${holding.length} of ${judged.length} (${pct(holding.length, judged.length)}%; ${strict.length - judged.length} more call paths not served by policy)`,
     `corpus: distinct paths served: ${answered.length} of ${candidates.length} (${pct(answered.length, candidates.length)}%; ${policy.length} more not served by policy)`,
     `corpus: tolerant call sites (guesses only) that hold: ${corpus.sites.filter((s) => !isStrict(s) && verdicts.get(s)!.holds).length} of ${corpus.sites.filter((s) => !isStrict(s)).length}`,

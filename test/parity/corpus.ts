@@ -153,6 +153,8 @@ export interface Corpus {
   /** Repositories counted (forks left out). */
   counted: RepoFile[];
   forks: RepoFile[];
+  /** Repositories not marked fork_of whose call sites are those of one counted already (what they call, send and read). */
+  copies: RepoFile[];
   sites: Site[];
   /** Files that break the format, with what is wrong. */
   problems: string[];
@@ -191,7 +193,15 @@ export function loadCorpus(dir = CORPUS_DIR): Corpus {
   const known = new Set(seen.keys());
   const forks = repos.filter((r) => r.fork_of);
   for (const fork of forks) if (!known.has(fork.fork_of!.toLowerCase())) problems.push(`${fork.repo}: fork_of ${fork.fork_of}, which the corpus does not hold`);
-  const counted = repos.filter((r) => !r.fork_of);
+  // a copy not marked fork_of (a clone under another name) has the very same call sites: counted once too
+  const firstWith = new Map<string, RepoFile>();
+  const copies: RepoFile[] = [];
+  for (const r of repos.filter((r) => !r.fork_of)) {
+    const key = signature(r);
+    if (firstWith.has(key)) copies.push(r);
+    else firstWith.set(key, r);
+  }
+  const counted = [...firstWith.values()];
   const sites = counted.flatMap((r) =>
     (r.calls ?? []).map((c) => ({
       ...c,
@@ -203,7 +213,15 @@ export function loadCorpus(dir = CORPUS_DIR): Corpus {
       source: `${r.repo} ${c.file}${c.line ? `:${c.line}` : ''}`,
     })),
   );
-  return { repos, counted, forks, sites, problems };
+  return { repos, counted, forks, copies, sites, problems };
+}
+
+/** What a repository calls, sends and reads, whatever its files are named. */
+function signature(repo: RepoFile): string {
+  const sites = (repo.calls ?? []).map((c) =>
+    JSON.stringify([c.path.toLowerCase(), c.method ?? 'GET', Object.keys(c.params ?? {}).sort(), (c.reads ?? []).map((r) => [r.field, r.how, r.type]).sort()]),
+  );
+  return sites.sort().join('\n');
 }
 
 /** A site relies on exact names (or on bytes): at least one read is not a guess. */
