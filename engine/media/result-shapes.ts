@@ -20,6 +20,8 @@ export interface ItemMeta {
   like_count?: number;
   comment_count?: number;
   share_count?: number;
+  /** YYYY-MM-DD */
+  upload_date?: string;
   source_url?: string;
   extractor?: string;
 }
@@ -62,6 +64,9 @@ function thumbnailOf(info: YtInfo): string | undefined {
   return list[0]?.url;
 }
 
+/** yt-dlp's YYYYMMDD as YYYY-MM-DD. */
+const isoDate = (v: unknown) => (typeof v === 'string' && /^\d{8}$/.test(v) ? `${v.slice(0, 4)}-${v.slice(4, 6)}-${v.slice(6)}` : undefined);
+
 export function metaOf(info: YtInfo): ItemMeta {
   const meta: ItemMeta = {
     id: str(info.id),
@@ -75,6 +80,7 @@ export function metaOf(info: YtInfo): ItemMeta {
     like_count: num(info.like_count),
     comment_count: num(info.comment_count),
     share_count: num(info.repost_count),
+    upload_date: isoDate(info.upload_date),
     source_url: str(info.webpage_url),
     extractor: str(info.extractor_key),
   };
@@ -116,8 +122,19 @@ export function shapeResult(shape: Shape, files: Produced[]): Record<string, unk
   const audio = files.find((f) => f.format === 'mp3');
   const { meta } = primary;
   const base = standard(primary);
-  // YouTube: the video's id, its channel as `author`, and the primary file as `url` too
-  const youtube = { ...base, id: meta.id ?? null, author: meta.uploader ?? null, url: primary.download_url };
+  // YouTube: the video's id, channel (`author`), upload date and views, and each file under the other names clients read
+  const youtube = {
+    ...base,
+    id: meta.id ?? null,
+    author: meta.uploader ?? null,
+    uploadDate: meta.upload_date ?? null,
+    viewCount: meta.view_count ?? null,
+    thumb: meta.thumbnail ?? null,
+    url: primary.download_url,
+    downloadUrl: primary.download_url,
+    url_audio: audio?.download_url ?? null,
+    url_video: video?.download_url ?? null,
+  };
   switch (shape) {
     case 'standard':
       return base;
@@ -136,7 +153,7 @@ export function shapeResult(shape: Shape, files: Produced[]): Record<string, unk
         audi_quality: audio?.quality ?? null,
       };
     case 'aio':
-      return { ...base, type: primary.format === 'mp4' ? 'video' : 'audio' };
+      return { ...base, type: primary.format === 'mp4' ? 'video' : 'audio', url: primary.download_url };
     case 'tiktok':
       return {
         ...base,

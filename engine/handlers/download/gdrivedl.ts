@@ -82,6 +82,7 @@ export default handler<{ url: string }>(async ({ params, call, setup }) => {
   if (type !== 'text/html') {
     // the file itself: its headers say what it is; its bytes are for the client to fetch
     answer.body.destroy();
+    const link = `${base}/download?${new URLSearchParams(query)}`;
     const name = dispositionName(answer.headers['content-disposition'] as string | undefined);
     if (!name) throw upstreamError('google-drive', 'the download answered without a file name');
     return {
@@ -90,7 +91,8 @@ export default handler<{ url: string }>(async ({ params, call, setup }) => {
       mimetype: type && type !== 'application/octet-stream' ? type : mimeTypeOf(name),
       size: answer.contentLength ?? null,
       size_text: null,
-      download_url: `${base}/download?${new URLSearchParams(query)}`,
+      download_url: link,
+      download: link,
       source_url: params.url,
     };
   }
@@ -101,6 +103,7 @@ export default handler<{ url: string }>(async ({ params, call, setup }) => {
     length += (chunk as Buffer).length;
     if (length > PAGE_MAX_BYTES) {
       answer.body.destroy();
+      const link = `${base}/download?${new URLSearchParams(query)}`;
       throw upstreamError('google-drive', 'the download answered with an unexpectedly long page');
     }
   }
@@ -114,6 +117,7 @@ export default handler<{ url: string }>(async ({ params, call, setup }) => {
       size: null,
       size_text: warning.size,
       download_url: warning.link,
+      download: warning.link,
       source_url: params.url,
     };
   }

@@ -9,7 +9,7 @@ import { handler } from '../types.js';
  * expressions). Only the path of the user's URL is used, on the mediafire upstream, once
  * it matched MediaFire's URL forms. The result carries each value under every name the
  * genre's clients read: `size`/`fileSize`, `filetype`/`fileType`, `uploaded`/`uploadedOn`,
- * `dl_link`/`download_url`/`downloadUrl`; `mimeType` is the type of the file's extension.
+ * `dl_link`/`download_url`/`downloadUrl`/`downloadLink`; `mimeType` is the type of the file's extension.
  */
 interface Options {
   site: string;
@@ -49,6 +49,7 @@ export default handler<{ url: string }>(async ({ params, options, call, setup })
     dl_link: link,
     download_url: link,
     downloadUrl: link,
+    downloadLink: link,
     source_url: params.url,
   };
 });
