@@ -23,7 +23,7 @@ import { startFixtureEnvironment } from '../support/fixture-environment.js';
 import { expandFixtureUrls } from '../support/fixture-urls.js';
 import { TEST_KEY } from '../support/serve.js';
 import { declared, present, schemaTypes, stepsOf } from './fields.js';
-import { KEY_PARAMS, isStrict, loadCorpus, loadReference, routeKey, type Read, type Site } from './corpus.js';
+import { KEY_PARAMS, isStrict, loadCorpus, loadReference, onSuccess, routeKey, type Read, type Site } from './corpus.js';
 
 /** Measured when the last step landed; raise them as call sites are answered (the issue's bar: 100 repositories, 95%, 95%). */
 const FLOORS = { repositories: 0, strictShare: 0, pathShare: 0 };
@@ -135,7 +135,8 @@ function call(endpoint: Endpoint, site: Site, example: Example, request: Record<
 const describe = (read: Read) => (read.how === 'bytes' ? 'the body as a file' : `${read.field}${read.type ? ` (${read.type})` : ''}`);
 
 /** What of the reads an answer lacks (empty: it holds). */
-function lacking(answer: Answer, reads: Read[]): string[] {
+function lacking(answer: Answer, all: Read[]): string[] {
+  const reads = onSuccess(all);
   const wanted = reads.filter((r) => r.how !== 'bytes');
   if (reads.some((r) => r.how === 'bytes')) return answer.isJson ? ['the body as a file (answered JSON)'] : [];
   if (!answer.isJson) return wanted.length ? ['JSON (answered bytes)'] : [];
@@ -144,7 +145,7 @@ function lacking(answer: Answer, reads: Read[]): string[] {
 
 /** What of the reads the endpoint's declared answer lacks (the envelope, resultSchema, resultAlso). */
 function undeclared(endpoint: Endpoint, reads: Read[]): string[] {
-  return reads
+  return onSuccess(reads)
     .filter((read) => {
       if (read.how === 'bytes') return endpoint.response !== 'binary';
       if (endpoint.response === 'binary') return true;

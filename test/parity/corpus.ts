@@ -28,6 +28,8 @@ export interface Read {
   field?: string;
   how: How;
   type?: JsonType;
+  /** Read only to tell a failure (`if (!data.success) reply(data.message)`, `result.message === 'Not Found'`): a success answer need not have it. */
+  when?: 'failure';
 }
 
 export interface CallSite {
@@ -70,6 +72,7 @@ const read = {
     field: { type: 'string', minLength: 1 },
     how: { enum: ['strict', 'destructure', 'guess', 'bytes'] },
     type: { enum: ['string', 'number', 'boolean', 'array', 'object'] },
+    when: { const: 'failure' },
   },
   if: { properties: { how: { const: 'bytes' } } },
   then: { not: { required: ['field'] } },
@@ -225,7 +228,10 @@ function signature(repo: RepoFile): string {
 }
 
 /** A site relies on exact names (or on bytes): at least one read is not a guess. */
-export const isStrict = (site: Site) => site.reads.some((r) => r.how !== 'guess');
+export const isStrict = (site: Site) => site.reads.some((r) => r.how !== 'guess' && r.when !== 'failure');
+
+/** The reads a successful answer must satisfy. */
+export const onSuccess = (reads: Read[]) => reads.filter((r) => r.when !== 'failure');
 
 /** The path as routes compare it: no case, no trailing slash. */
 export const routeKey = (p: string) => p.toLowerCase().replace(/\/+$/, '') || '/';
