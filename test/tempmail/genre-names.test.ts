@@ -39,3 +39,12 @@ t.test('inbox items carry the text as body; message_id reads and deletes a messa
   t.match(await api('/api/tempmail/deletemessage', { email: box.email, message_id: inbox.result[0].id }), { result: { deleted: true } });
   t.same((await api('/api/tempmail/inbox', { email: box.email })).result, []);
 });
+
+t.test("the inbox is also the envelope's messages (Neurotech-MD on /api/tempgen/v1|v2/inbox)", async (t) => {
+  const { result: box } = await api('/api/tempmail/generate');
+  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true });
+  await transport.sendMail({ from: 'grace@example.com', to: box.email, subject: 'Hi', text: 'Hello there' });
+  const inbox = await api('/api/tempgen/v2/inbox', { email: box.email });
+  t.same(inbox.messages, inbox.result);
+  t.match(inbox.messages[0], { from: 'grace@example.com', subject: 'Hi', body: /Hello there/ });
+});

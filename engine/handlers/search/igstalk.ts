@@ -91,6 +91,7 @@ export default handler<{ username: string }>(async ({ params, call, setup }) => 
     url: `https://www.instagram.com/${user.username}/`,
     // the same facts under the names the genre's clients read (HANS_BYTE_V2: name, bio, profilePicUrl; MidKnight: profile_pic_url)
     name: user.full_name ?? '',
+    fullName: user.full_name ?? '',
     bio: user.biography ?? '',
     profilePicUrl: user.profile_pic_url_hd || user.profile_pic_url || null,
     profile_pic_url: user.profile_pic_url_hd || user.profile_pic_url || null,

@@ -12,5 +12,6 @@ export default handler<{ query: string; limit: number; lang: string; country: st
   const { blocks, apps } = parseSearchPage(html);
   if (!blocks) throw upstreamError('google-play', 'the search page carries no app data (a consent or bot-check page, or its layout changed)');
   if (!apps.length) throw notFound('No Google Play app matches');
-  return apps.slice(0, params.limit);
+  // the app's Play page also as url, which Neurotech-MD reads (result[].url)
+  return apps.slice(0, params.limit).map((app) => ({ ...app, url: app.link }));
 });

@@ -84,11 +84,18 @@ export function ago(published: string | undefined, now = Date.now()): string | u
   return `${Math.floor(seconds)} second${Math.floor(seconds) === 1 ? '' : 's'} ago`;
 }
 
-/** The names the genre's clients read beside ours: duration (the timestamp again) and ago (from the publish time, when known). */
+/**
+ * The names the genre's clients read beside ours, as the yt-search package (whose JSON the genre's
+ * API answered) names them: duration {seconds, timestamp} and ago (from the publish time, when known).
+ */
 const forGenre = (videos: YoutubeVideo[]) =>
   videos.map((v) => {
     const when = ago(v.published);
-    return { ...v, ...(v.timestamp !== undefined && { duration: v.timestamp }), ...(when && { ago: when }) };
+    return {
+      ...v,
+      ...(v.timestamp !== undefined && { duration: { seconds: v.seconds ?? null, timestamp: v.timestamp } }),
+      ...(when && { ago: when }),
+    };
   });
 
 export default handler<{ q: string; limit: number }>(async ({ params, options, call, setup }) => {
