@@ -1,4 +1,5 @@
 import type { Config } from './config.js';
+import type { ResultAlso } from './manifest/types.js';
 import { ApiError, invalidBody, isStackOverflow, tooComplex } from './errors.js';
 
 /** The two body shapes every JSON answer takes (CONTRACT.md). */
@@ -10,10 +11,10 @@ const successPrefixes = new WeakMap<Config, string>();
 /**
  * JSON.stringify(success(config, result)), byte for byte, without building the
  * envelope object: the constant head is made once and only the result is serialised.
- * With `also` (an endpoint's resultAlso, e.g. `results` or `results.data`) the same
- * serialised result is placed at that key path too, after `result`.
+ * `also` (an endpoint's resultAlso) adds the result, or one of its fields, at more key paths
+ * after `result` (`results`, `results.data`, `lyrics`): the whole result is serialised once.
  */
-export function successJson(config: Config, result: unknown, also?: string): string {
+export function successJson(config: Config, result: unknown, also?: readonly ResultAlso[]): string {
   const text = JSON.stringify(result);
   // undefined, a function or a symbol: JSON leaves the property out, so let it do so
   if (text === undefined) return JSON.stringify(success(config, result));
@@ -23,9 +24,18 @@ export function successJson(config: Config, result: unknown, also?: string): str
     successPrefixes.set(config, prefix);
   }
   if (also === undefined) return `${prefix}${text}}`;
-  const keys = also.split('.');
-  return `${prefix}${text},${keys.map((key) => `${JSON.stringify(key)}:`).join('{')}${text}${'}'.repeat(keys.length - 1)}}`;
+  let more = '';
+  for (const { at, from } of also) {
+    const value = from.length === 0 ? text : JSON.stringify(fieldOf(result, from));
+    // a field the result lacks is left out, as JSON.stringify leaves out an undefined property
+    if (value === undefined) continue;
+    more += `,${at.map((key) => `${JSON.stringify(key)}:`).join('{')}${value}${'}'.repeat(at.length - 1)}`;
+  }
+  return `${prefix}${text}${more}}`;
 }
+
+const fieldOf = (value: unknown, path: string[]): unknown =>
+  path.reduce<unknown>((v, key) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined), value);
 
 export const failure = (config: Config, error: ApiError) => ({
   status: error.status,

@@ -212,12 +212,17 @@ function requestBody(endpoint: Endpoint, params: ParamEntry[], examples: Request
   return { required: params.some(([, s]) => s.required), content };
 }
 
-/** The envelope's second place for the result (resultAlso: `results`, `results.data`), as a schema property. */
+/** The envelope's further places for the result (resultAlso: `results`, `results.data`, `lyrics=lyrics`), as schema properties. */
 function alsoProperty(endpoint: Endpoint): Json {
-  if (!endpoint.resultAlso) return {};
-  const [first, ...rest] = endpoint.resultAlso.split('.');
-  const same = { description: 'The same value as `result`, where clients of this genre read it', ...(endpoint.resultSchema ?? {}) };
-  return { [first]: rest.reduceRight<Json>((inner, key) => ({ type: 'object', properties: { [key]: inner } }), same) };
+  const properties: Json = {};
+  for (const { at, from } of endpoint.resultAlso ?? []) {
+    const [first, ...rest] = at;
+    const described = from.length
+      ? { description: `The same value as \`result.${from.join('.')}\`, where clients of this genre read it` }
+      : { description: 'The same value as `result`, where clients of this genre read it', ...(endpoint.resultSchema ?? {}) };
+    properties[first] = rest.reduceRight<Json>((inner, key) => ({ type: 'object', properties: { [key]: inner } }), described);
+  }
+  return properties;
 }
 
 function responses(endpoint: Endpoint): Json {

@@ -7,7 +7,7 @@ import metaSchema from './manifest.schema.json' with { type: 'json' };
 import { familyItems, substitute } from './family.js';
 import { MappingBook } from './mappings.js';
 import { getRefusal } from './get-refusal.js';
-import type { Endpoint, Manifest } from './types.js';
+import type { Endpoint, Manifest, ResultAlso } from './types.js';
 import type { Sources } from './sources.js';
 
 /** A manifest problem, reported as `file: field: problem` at boot and by lint. */
@@ -140,6 +140,19 @@ export function describe(error: ErrorObject): [string, string] {
   return [field, error.message ?? error.keyword];
 }
 
+/** `results` → the whole result at `results`; `lyrics=lyrics` → the result's `lyrics` at the envelope's `lyrics`. */
+function resultAlsoOf(value: string | string[], rel: string): ResultAlso[] {
+  const entries = [value].flat().map((entry) => {
+    const [at, from = ''] = entry.split('=');
+    return { at: at.split('.'), from: from ? from.split('.') : [] };
+  });
+  // two entries under one key would write that key twice into the envelope
+  const roots = entries.map((e) => e.at[0]);
+  const twice = roots.find((root, i) => roots.indexOf(root) !== i);
+  if (twice) throw new ManifestError(rel, 'resultAlso', `two entries under ${twice}: one place, one value`);
+  return entries;
+}
+
 function normalise(m: Manifest, rel: string, dir: string, mappings: MappingBook): Endpoint {
   const method = m.method ?? 'GET';
   const params: Endpoint['params'] = {};
@@ -165,7 +178,7 @@ function normalise(m: Manifest, rel: string, dir: string, mappings: MappingBook)
     async: m.async ?? false,
     ...(m.cost && { cost: m.cost }),
     resultSchema: m.resultSchema,
-    ...(m.resultAlso && { resultAlso: m.resultAlso }),
+    ...(m.resultAlso && { resultAlso: resultAlsoOf(m.resultAlso, rel) }),
     limits: { timeoutMs: 15000, cacheTtl: 0, ...m.limits },
     requires: {
       env: m.requires?.env ?? [],

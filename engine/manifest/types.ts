@@ -16,13 +16,19 @@ export interface Manifest {
   async?: boolean;
   cost?: CostClass;
   resultSchema?: object;
-  /** Where the envelope also carries `result`, for clients that read it there (`results`); see manifest.schema.json. */
-  resultAlso?: string;
+  /** Where the envelope also carries `result` or one of its fields, for clients that read it there (`results`, `lyrics=lyrics`); see manifest.schema.json. */
+  resultAlso?: string | string[];
   limits?: Limits;
   requires?: { env?: string[]; bin?: string[]; anyOf?: { env?: string[]; bin?: string[] }[] };
   examples: Example[];
   family?: { items?: object[]; data?: string; dir?: string; where?: Record<string, unknown> };
   deprecated?: boolean;
+}
+
+/** One more place of the envelope for the result: `at` (key path under the envelope) holds the result's value at `from` ([]: the whole result). */
+export interface ResultAlso {
+  at: string[];
+  from: string[];
 }
 
 /** Environment variables and executables that must all be present. */
@@ -119,8 +125,8 @@ export interface Endpoint {
   /** The manifest's cost class; when it names none, the adapter kind's default, filled in when adapter configs are checked (registry.ts). */
   cost?: CostClass;
   resultSchema?: object;
-  /** The envelope key path (`results`, `results.data`) that also carries `result`, as the genre's clients read it. */
-  resultAlso?: string;
+  /** Envelope key paths that also carry `result` (or a field of it), as the genre's clients read them. */
+  resultAlso?: ResultAlso[];
   limits: Required<Pick<Limits, 'timeoutMs' | 'cacheTtl'>> & Limits;
   /** All of `env` and `bin`, and (when given) one of the `anyOf` alternatives, each complete. */
   requires: Requirement & { anyOf?: Requirement[] };

@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import { Readable } from 'node:stream';
 import type { Config } from '../config.js';
 import type { Output } from '../adapters/types.js';
+import type { ResultAlso } from '../manifest/types.js';
 import { successJson } from '../envelope.js';
 import { sendFile } from '../storage/send-file.js';
 
@@ -9,9 +10,9 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Write an adapter's output: the envelope, raw bytes, a stored file (ranges honoured), or a redirect.
- * `resultAlso` is the endpoint's second place for a JSON result (`results`: what the genre's clients read).
+ * `resultAlso` is the endpoint's further places for a JSON result (`results`: where the genre's clients read it).
  */
-export function respond(ctx: Context, config: Config, output: Output, resultAlso?: string): void | Promise<void> {
+export function respond(ctx: Context, config: Config, output: Output, resultAlso?: readonly ResultAlso[]): void | Promise<void> {
   if (output.type === 'json') {
     // serialised here with its type set first, so Koa neither looks the type up nor stringifies
     ctx.res.setHeader('Content-Type', JSON_TYPE);

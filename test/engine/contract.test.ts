@@ -127,6 +127,9 @@ t.test("resultAlso: the same result also where the genre's clients read it, and 
   const nested = await (await get(`/api/test/listed-data?${key}`)).json();
   t.match(nested, { status: 200, success: true, result: { word: String } });
   t.same(nested.results, { data: nested.result });
+  t.equal(nested.word, nested.result.word, 'a field of the result at the top (word=word)');
+  t.equal(nested.message, nested.result.word, 'message=word');
+  t.notOk('absent' in nested, 'a field the result lacks is left out');
   const plain = await (await get(`/api/test/open`)).json();
   t.notOk('results' in plain, 'other endpoints answer result alone');
   const openapi = await (await get('/openapi.json')).json();

@@ -82,8 +82,8 @@ examples: [{ params: {}, expect: {} }]
   'listed-data.yaml': `
 path: /api/test/listed-data
 category: search
-summary: A list whose clients read it as results.data
-resultAlso: results.data
+summary: A list whose clients read it as results.data, a word at the top and as message
+resultAlso: [results.data, word=word, message=word, absent=nothing]
 adapter: { kind: dataset, config: { file: data/words.json } }
 examples: [{ params: {}, expect: {} }]
 `,

@@ -152,9 +152,8 @@ function undeclared(endpoint: Endpoint, reads: Read[]): string[] {
       return !read.field!.split('|').some((field) => {
         const [root, ...rest] = stepsOf(field);
         if (['status', 'success', 'creator'].includes(root)) return rest.length === 0;
-        const also = endpoint.resultAlso?.split('.');
-        const inside =
-          root === 'result' ? rest : also && also[0] === root && also.every((k, i) => i === 0 || rest[i - 1] === k) ? rest.slice(also.length - 1) : undefined;
+        const also = endpoint.resultAlso?.find(({ at }) => at[0] === root && at.every((k, i) => i === 0 || rest[i - 1] === k));
+        const inside = root === 'result' ? rest : also ? [...also.from, ...rest.slice(also.at.length - 1)] : undefined;
         if (!inside) return false;
         const schema = endpoint.resultSchema as any;
         if (inside.length === 0) return !read.type || schemaTypes(schema).length === 0 || schemaTypes(schema).includes(read.type);
