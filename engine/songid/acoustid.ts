@@ -81,6 +81,7 @@ function toSong(trackId: string, score: number | undefined, recording: Recording
     url: links.musicbrainz ?? links.acoustid,
     thumbnail: null,
     links,
+    genres: [],
   };
 }
 

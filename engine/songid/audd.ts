@@ -22,7 +22,7 @@ interface AuddSong {
   label?: string;
   timecode?: string;
   song_link?: string;
-  apple_music?: { url?: string; durationInMillis?: number; artwork?: { url?: string } };
+  apple_music?: { url?: string; durationInMillis?: number; artwork?: { url?: string }; genreNames?: string[] };
   spotify?: { id?: string; duration_ms?: number; external_urls?: { spotify?: string }; album?: { images?: { url?: string }[] } };
 }
 interface AuddAnswer {
@@ -77,5 +77,7 @@ function toSong(song: AuddSong): Song {
     url: song.song_link ?? links.spotify ?? links.apple_music ?? null,
     thumbnail: song.spotify?.album?.images?.[0]?.url ?? artwork ?? null,
     links,
+    // Apple Music lists the catch-all "Music" among a song's genres: left out
+    genres: (song.apple_music?.genreNames ?? []).filter((g) => typeof g === 'string' && g && g !== 'Music'),
   };
 }

@@ -26,4 +26,6 @@ export interface Song {
   /** Cover art, when the service hands one out. */
   thumbnail: string | null;
   links: Record<string, string>;
+  /** Genres, when the service names them (AudD, through Apple Music); empty otherwise. */
+  genres: string[];
 }

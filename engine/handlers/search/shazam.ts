@@ -5,12 +5,29 @@ import { invalidParameter, notFound } from '../../errors.js';
 import { acoustidLookup } from '../../songid/acoustid.js';
 import { AUDD_SAMPLE_SECONDS, AUDD_UPSTREAM, auddRecognize } from '../../songid/audd.js';
 import { fingerprintAudio } from '../../songid/fingerprint.js';
+import type { Song } from '../../songid/song.js';
 import { handler } from '../types.js';
 
 /** Longest source accepted: only its start is used, but a full mix or podcast is not what this is for. */
 const MAX_SOURCE_S = 60 * 60;
 /** Shorter than this, neither service has enough sound to go on. */
 const MIN_SOURCE_S = 3;
+
+/**
+ * The song also under the names the genre's atassa bots read (gifted/search.js): genres (joined),
+ * coverart (the cover), spotify (the Spotify link, else null) and youtube — a YouTube search for
+ * the artist and title, the one YouTube address that can be given without guessing a video.
+ */
+function forGenre(song: Song) {
+  const query = new URLSearchParams({ search_query: `${song.artist} ${song.title}` });
+  return {
+    ...song,
+    genres: song.genres.length ? song.genres.join(', ') : null,
+    coverart: song.thumbnail,
+    spotify: song.links.spotify ?? null,
+    youtube: `https://www.youtube.com/results?${query}`,
+  };
+}
 
 /**
  * /api/search/shazam: which song is playing in an audio or video file. With AudD
@@ -51,7 +68,7 @@ export default handler<{ url: string }>(async ({ call, setup }) => {
       song = await acoustidLookup(setup, await fingerprintAudio(setup, call.signal, source), call.signal);
     }
     if (!song) throw notFound('No song was recognised in the audio');
-    return song;
+    return forGenre(song);
   } finally {
     await source.dispose();
   }
