@@ -1,4 +1,4 @@
-import { missingParameter } from '../../errors.js';
+import { invalidParameter, missingParameter } from '../../errors.js';
 import { printPdf, type PdfRequest } from '../../pdf/page-pdf.js';
 import { FileOutput, handler } from '../types.js';
 
@@ -20,7 +20,8 @@ const textDocument = (text: string) =>
 export default handler<Omit<PdfRequest, 'url' | 'html'> & { url?: string; html?: string; text?: string; hosted: boolean }>(async ({ params, call, setup }) => {
   const { text, hosted, ...rest } = params;
   const request: PdfRequest = { ...rest };
-  if (!request.url && !request.html && text !== undefined) {
+  if (text !== undefined && (request.url || request.html)) throw invalidParameter('text', 'give one of url, html or text');
+  if (text !== undefined) {
     if (LINK.test(text.trim())) request.url = text.trim();
     else request.html = textDocument(text);
   }
