@@ -14,7 +14,7 @@ const get = async (route: string, params: Record<string, string>) =>
   (await fetch(`${served.url}${route}?${new URLSearchParams(params)}`, { headers: { 'x-api-key': TEST_KEY } })).json();
 
 t.test("a link to this server's own file is read from the store, private address or not", async (t) => {
-  const made = await get('/api/tools/createqr', { text: 'chained call' });
+  const made = await get('/api/tools/createqr', { text: 'chained call', hosted: 'true' });
   t.match(made.result, new RegExp(`^${served.url}/files/[0-9a-f]{64}\\.png$`));
   const read = await get('/api/tools/readqr', { url: made.result });
   t.equal(read.status, 200);
