@@ -3,7 +3,7 @@ import { routeModel } from '../../ai/catalog.js';
 import { editImage } from '../../ai/openai-api.js';
 import { fetchPhoto, PHOTO_MAX_PIXELS } from '../../effects/photo-input.js';
 import { invalidParameter, unavailable } from '../../errors.js';
-import { handler } from '../types.js';
+import { FileOutput, handler } from '../types.js';
 
 /** The longest side sent to the image model: what OpenAI's edit models work at. */
 const MAX_SIDE = 1024;
@@ -15,8 +15,13 @@ const MAX_SIDE = 1024;
  * first configured provider. The photo is fetched here (SSRF-guarded) and sent as a PNG of
  * at most 1024 px a side; the answer is the edited picture's link (the provider's, or a
  * file hosted here when the provider sends the bytes), the string clients of the genre read.
+ * An endpoint with a fixed `options.prompt` (reimagine) takes no prompt; one whose response is
+ * binary answers the picture itself (fetched from the provider's link when it gave one), or
+ * its link with `hosted=true`.
  */
-export default handler<{ url: string; prompt: string }>(async ({ params, options, call, setup }) => {
+const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+
+export default handler<{ url: string; prompt?: string; hosted?: boolean }>(async ({ params, options, call, setup }) => {
   const resolution = routeModel('images', String(options.model), setup.upstreams, setup.config.env);
   if (!('route' in resolution)) throw unavailable('missing' in resolution ? resolution.missing : `model ${options.model} is not in the model registry`);
   const photo = await fetchPhoto(setup, call, 'url');
@@ -30,7 +35,15 @@ export default handler<{ url: string; prompt: string }>(async ({ params, options
     });
   const edited = await editImage(
     { upstreams: setup.upstreams },
-    { route: resolution.route, prompt: params.prompt, image: png, timeoutMs: setup.endpoint.limits.timeoutMs, signal: call.signal },
+    { route: resolution.route, prompt: params.prompt ?? String(options.prompt), image: png, timeoutMs: setup.endpoint.limits.timeoutMs, signal: call.signal },
   );
+  if (setup.endpoint.response === 'binary' && !params.hosted) {
+    if (edited.png) return new FileOutput(edited.png, 'png', 'image/png');
+    const fetched = await setup.http.fetchUserUrl(edited.url!, { timeoutMs: 30_000, signal: call.signal, maxBytes: MAX_IMAGE_BYTES, accept: 'image/*' });
+    const type = String(fetched.contentType ?? 'image/png')
+      .split(';')[0]!
+      .trim();
+    return new FileOutput(fetched.body, type === 'image/jpeg' ? 'jpg' : type === 'image/webp' ? 'webp' : 'png', type.startsWith('image/') ? type : 'image/png');
+  }
   return edited.url ?? (await setup.files.put(edited.png!, { ext: 'png' })).url;
 });
