@@ -8,10 +8,9 @@ import { handler, Reply } from '../types.js';
 /**
  * /api/tools/remini (and imageenhancer): ESRGAN-medium ×4 plus light sharpening, in
  * the neural worker (engine/effects/upscale.ts). Identical requests (same photo and
- * format) run once. The answer is the hosted picture's link as `result` (the genre's own
- * bot reads that string), or with shape=object the effects' `{image_url, format, width,
- * height, size}` plus `url` (the same link; what other clients read), or the bytes with
- * stream=true.
+ * format) run once. The answer is the effects' `{image_url, format, width, height, size}`
+ * plus `url` (the same link), what most clients read; with shape=link the hosted picture's
+ * link alone as `result` (the genre's own bot reads that string); the bytes with stream=true.
  */
 export default handler<{ url: string; format?: ImageFormat; shape?: 'link' | 'object'; stream?: boolean }>(async ({ params, call, setup }) => {
   // sharp, tfjs and the worker pool load with the first call, not at boot
@@ -36,7 +35,7 @@ export default handler<{ url: string; format?: ImageFormat; shape?: 'link' | 'ob
   const output = await deliver(setup, call, result, 'enhanced');
   if (output.type === 'json') {
     const r = output.result as { image_url: string };
-    output.result = params.shape === 'object' ? { ...r, url: r.image_url } : r.image_url;
+    output.result = params.shape === 'link' ? r.image_url : { ...r, url: r.image_url };
   }
   return new Reply(output);
 });
