@@ -184,7 +184,28 @@ async function builtin(site: Site): Promise<Verdict> {
   return missing.length ? { holds: false, by: 'answer', why: `the built-in route lacks ${missing.join(', ')}` } : { holds: true, by: 'answer' };
 }
 
-/** Paths served by built-in routes rather than manifests. */
+/**
+ * A path whose segment the code fills in (`/api/ephoto360/:tool`, the tool the bot's user picks):
+ * every served path it can stand for is judged; it holds when they all do, is served when one is.
+ */
+async function placeholder(site: Site): Promise<Verdict> {
+  const pattern = new RegExp(
+    `^${routeKey(site.path)
+      .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+      .replace(/\/:[^/]+/g, '/[^/]+')}$`,
+  );
+  const paths = [...byPath.keys()].filter((p) => pattern.test(p));
+  if (paths.length === 0) return { holds: false, by: 'missing', why: 'no path fills it in' };
+  builtins.add(routeKey(site.path));
+  const failing: string[] = [];
+  for (const p of paths) {
+    const verdict = await judge({ ...site, path: p });
+    if (!verdict.holds) failing.push(`${p}: ${verdict.why}`);
+  }
+  return failing.length ? { holds: false, by: 'answer', why: `${failing.length} of ${paths.length} paths fail; ${failing[0]}` } : { holds: true, by: 'answer' };
+}
+
+/** Paths served by built-in routes rather than manifests (and placeholders some served path fills in). */
 const builtins = new Set<string>();
 const served = (key: string) => byPath.has(key) || builtins.has(key);
 
@@ -192,6 +213,7 @@ async function judge(site: Site): Promise<Verdict> {
   const key = routeKey(site.path);
   const reason = notServed.get(key);
   if (reason) return { holds: false, by: 'policy', why: reason };
+  if (key.includes('/:')) return placeholder(site);
   const endpoint = byPath.get(key);
   if (!endpoint) return builtin(site);
   const unnamed = Object.entries(site.paramsKnown ? endpoint.params : {})
