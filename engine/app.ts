@@ -19,6 +19,7 @@ import { createRateLimiter } from './limits/create-rate-limiter.js';
 import { createLogger, type Logger } from './log.js';
 import { requestContext } from './pipeline/request-context.js';
 import { dispatch } from './pipeline/dispatch.js';
+import { asHost } from './pipeline/as-host.js';
 import { BodyParsers } from './pipeline/body.js';
 import type { Builtin } from './pipeline/builtin.js';
 import { engineFeatures, type FeatureContext } from './features.js';
@@ -103,6 +104,8 @@ export function createEngine(options: EngineOptions): Engine {
   const app = new Koa({ proxy: config.env.TRUST_PROXY === '1' });
   app.silent = true;
   app.use(requestContext(config, logger, metrics));
+  // /as/<host>/…: the genre's host base URLs, rewritten before dispatch
+  app.use(asHost());
   // a worker serves nothing public: its health and metrics only
   const worker = jobs.settings.role === 'worker';
   const served = worker ? builtins.filter((b) => WORKER_ROUTES.includes(`${b.method} ${b.path}`)) : builtins;

@@ -8,6 +8,7 @@ import { familyItems, substitute } from './family.js';
 import { MappingBook } from './mappings.js';
 import { getRefusal } from './get-refusal.js';
 import type { Endpoint, Manifest, ResultAlso } from './types.js';
+import { dialectNames } from '../pipeline/as-host.js';
 import type { Sources } from './sources.js';
 
 /** A manifest problem, reported as `file: field: problem` at boot and by lint. */
@@ -153,6 +154,21 @@ function resultAlsoOf(value: string | string[], rel: string): ResultAlso[] {
   return entries;
 }
 
+let knownDialects: Set<string> | undefined;
+
+/** A manifest's dialects name known dialects (endpoints/data/hosts.yaml) and its own parameters only. */
+function dialectsOf(m: Manifest, rel: string): Record<string, Record<string, unknown>> {
+  const known = (knownDialects ??= dialectNames());
+  for (const [dialect, values] of Object.entries(m.dialects!)) {
+    if (!known.has(dialect)) throw new ManifestError(rel, `dialects.${dialect}`, `no such dialect (endpoints/data/hosts.yaml has ${[...known].join(', ')})`);
+    for (const name of Object.keys(values)) {
+      const own = Object.hasOwn(m.params ?? {}, name) || (name === 'stream' && m.response === 'streamable');
+      if (!own) throw new ManifestError(rel, `dialects.${dialect}.${name}`, 'not a parameter of this endpoint');
+    }
+  }
+  return m.dialects!;
+}
+
 function normalise(m: Manifest, rel: string, dir: string, mappings: MappingBook): Endpoint {
   const method = m.method ?? 'GET';
   const params: Endpoint['params'] = {};
@@ -179,6 +195,7 @@ function normalise(m: Manifest, rel: string, dir: string, mappings: MappingBook)
     ...(m.cost && { cost: m.cost }),
     resultSchema: m.resultSchema,
     ...(m.resultAlso && { resultAlso: resultAlsoOf(m.resultAlso, rel) }),
+    ...(m.dialects && { dialects: dialectsOf(m, rel) }),
     limits: { timeoutMs: 15000, cacheTtl: 0, ...m.limits },
     requires: {
       env: m.requires?.env ?? [],

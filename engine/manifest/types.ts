@@ -18,6 +18,8 @@ export interface Manifest {
   resultSchema?: object;
   /** Where the envelope also carries `result` or one of its fields, for clients that read it there (`results`, `lyrics=lyrics`); see manifest.schema.json. */
   resultAlso?: string | string[];
+  /** Parameter values a call made as one of the genre's hosts gets when it does not send them (`/as/<host>`; endpoints/data/hosts.yaml). */
+  dialects?: Record<string, Record<string, unknown>>;
   limits?: Limits;
   requires?: { env?: string[]; bin?: string[]; anyOf?: { env?: string[]; bin?: string[] }[] };
   examples: Example[];
@@ -127,6 +129,8 @@ export interface Endpoint {
   resultSchema?: object;
   /** Envelope key paths that also carry `result` (or a field of it), as the genre's clients read them. */
   resultAlso?: ResultAlso[];
+  /** By dialect (endpoints/data/hosts.yaml): the parameter values a call made as that host gets when it does not send them. */
+  dialects?: Record<string, Record<string, unknown>>;
   limits: Required<Pick<Limits, 'timeoutMs' | 'cacheTtl'>> & Limits;
   /** All of `env` and `bin`, and (when given) one of the `anyOf` alternatives, each complete. */
   requires: Requirement & { anyOf?: Requirement[] };

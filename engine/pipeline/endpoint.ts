@@ -93,7 +93,11 @@ export function endpointRunner(deps: EndpointDeps): EndpointRunner {
       }
       const query = ctx.query as Record<string, unknown>;
       const body = (ctx.request.body ?? query) as Record<string, unknown>;
-      let params = validateParams(endpoint, collectParams(endpoint, { query, body, path: pathParams }));
+      const collected = collectParams(endpoint, { query, body, path: pathParams });
+      // called as one of the genre's hosts (/as/<host>): that host's shape, where the call does not ask for another
+      const dialect = ctx.state.dialect && endpoint.dialects?.[ctx.state.dialect as string];
+      if (dialect) for (const [name, value] of Object.entries(dialect)) if (!(name in collected)) collected[name] = value;
+      let params = validateParams(endpoint, collected);
       if (endpoint.async && deps.jobs) {
         // async=true, or a worker's work on an `api` instance: answered by the job, not run here
         const job = asJob(ctx, deps.jobs, endpoint, principal, params);

@@ -137,6 +137,19 @@ t.test("resultAlso: the same result also where the genre's clients read it, and 
   t.ok(schema.allOf[1].properties.results.properties.data, 'OpenAPI documents results.data');
 });
 
+t.test("/as/<host>: the same routes, answered in that host's dialect where the manifest has one", async (t) => {
+  const word = async (path: string) => (await (await get(path)).json()).result?.word;
+  t.equal(await word(`/api/test/dialect?${key}`), 'alpha', 'the plain base: the default');
+  t.equal(await word(`/as/api.gifted.co.ke/api/test/dialect?${key}`), 'beta', "the gifted dialect's value");
+  t.equal(await word(`/as/API.GIFTEDTECH.CO.KE/api/test/dialect?${key}`), 'beta', 'the host in any case');
+  t.equal(await word(`/as/api.gifted.co.ke/api/test/dialect?word=alpha&${key}`), 'alpha', 'what the call sends wins');
+  t.equal(await word(`/as/api.princetechn.com/api/test/dialect?${key}`), 'alpha', 'a host whose dialect the manifest does not name: the default');
+  t.equal((await get(`/as/api.gifted.co.ke/checkapikey?${key}`)).status, 200, 'built-in routes too');
+  const unknown = await get(`/as/example.com/api/test/dialect?${key}`);
+  t.equal(unknown.status, 404);
+  t.match(await unknown.json(), { error: 'not_found', message: /example\.com.*api\.gifted\.co\.ke/ });
+});
+
 t.test('503 unavailable with the reason, and listed as such', async (t) => {
   const res = await get(`/api/test/needs-env?${key}`);
   t.equal(res.status, 503);

@@ -87,6 +87,16 @@ resultAlso: [results.data, word=word, message=word, absent=nothing]
 adapter: { kind: dataset, config: { file: data/words.json } }
 examples: [{ params: {}, expect: {} }]
 `,
+  'dialect.yaml': `
+path: /api/test/dialect
+category: fun
+summary: The word asked for; the genre's newest hosts' clients get beta
+params:
+  word: { schema: { type: string, enum: [alpha, beta], default: alpha }, description: which word }
+dialects: { gifted: { word: beta } }
+adapter: { kind: dataset, config: { file: data/words.json, filter: { word: word } } }
+examples: [{ params: {}, expect: {} }]
+`,
   'open.yaml': `
 path: /api/test/open
 category: tempgen

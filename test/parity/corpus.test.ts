@@ -24,6 +24,7 @@ import { expandFixtureUrls } from '../support/fixture-urls.js';
 import { TEST_KEY } from '../support/serve.js';
 import { declared, present, schemaTypes, stepsOf } from './fields.js';
 import { KEY_PARAMS, isStrict, loadCorpus, loadReference, onSuccess, routeKey, type Read, type Site } from './corpus.js';
+import { loadHosts } from '../../engine/pipeline/as-host.js';
 
 /** Measured when the last step landed; raise them as call sites are answered (the issue's bar: 100 repositories, 95%, 95%). */
 const FLOORS = { repositories: 0, strictShare: 0, pathShare: 0 };
@@ -107,13 +108,13 @@ const answers = new Map<string, Promise<Answer>>();
 /** Call as the client does: its method, its path, the key as `apikey`; one call per distinct request. */
 function call(endpoint: Endpoint, site: Site, example: Example, request: Record<string, unknown>): Promise<Answer> {
   const method = site.method ?? 'GET';
-  const memo = JSON.stringify([endpoint.id, method, site.path, request, example.env ?? {}, example.name ?? '']);
+  const memo = JSON.stringify([endpoint.id, method, site.base ?? '', site.path, request, example.env ?? {}, example.name ?? '']);
   let answer = answers.get(memo);
   if (!answer) {
     answer = (async () => {
       for (const server of [environment.upstream, environment.dns, environment.whois]) server.use(example.fixtures ?? [], endpoint.dir);
       const params = { ...expandFixtureUrls(request, environment.upstream.filesBase), ...(endpoint.public ? {} : { apikey: TEST_KEY }) };
-      const url = new URL(site.path, (await environment.engineFor(example.env)).url);
+      const url = new URL(`${site.base ?? ''}${site.path}`, (await environment.engineFor(example.env)).url);
       const init: RequestInit = { method, redirect: 'manual' };
       if (method === 'GET') for (const [k, v] of Object.entries(params)) url.searchParams.set(k, typeof v === 'object' ? JSON.stringify(v) : String(v));
       else init.body = JSON.stringify(params);
@@ -169,7 +170,7 @@ function undeclared(endpoint: Endpoint, reads: Read[]): string[] {
 
 /** A path no manifest serves may be a built-in route (/checkapikey): judged on its answer to the client's call. */
 async function builtin(site: Site): Promise<Verdict> {
-  const url = new URL(site.path, (await environment.engineFor()).url);
+  const url = new URL(`${site.base ?? ''}${site.path}`, (await environment.engineFor()).url);
   for (const [name, value] of Object.entries(site.params))
     if (value !== null && value !== undefined && !KEY_PARAMS.has(name.toLowerCase())) url.searchParams.set(name, String(value));
   url.searchParams.set('apikey', TEST_KEY);
@@ -239,8 +240,17 @@ async function judge(site: Site): Promise<Verdict> {
     : { holds: true, by: 'schema' };
 }
 
+// each site called as its bot would be set up: its host replaced by this server's /as/<host> (README), and
+// again at the plain base URL where the endpoint answers that host's dialect otherwise
+const dialectOf = new Map(loadHosts().map((h) => [h.host, h.dialect]));
 const verdicts = new Map<Site, Verdict>();
-for (const site of corpus.sites) verdicts.set(site, await judge(site));
+const plainVerdicts = new Map<Site, Verdict>();
+for (const site of corpus.sites) {
+  const verdict = await judge({ ...site, base: `/as/${site.host}` });
+  verdicts.set(site, verdict);
+  const dialect = byPath.get(routeKey(site.path))?.dialects?.[dialectOf.get(site.host)!];
+  plainVerdicts.set(site, dialect ? await judge(site) : verdict);
+}
 // a reference row's gaps are judged apart: printed while open, reported once they hold
 const referenceVerdicts = new Map<Site, { all: Verdict; open: Verdict }>();
 for (const site of reference.sites) {
@@ -277,6 +287,7 @@ t.test('figures', async (t) => {
   const strict = corpus.sites.filter(isStrict);
   const judged = strict.filter((s) => verdicts.get(s)!.by !== 'policy');
   const holding = judged.filter((s) => verdicts.get(s)!.holds);
+  const plainHolding = judged.filter((s) => plainVerdicts.get(s)!.holds).length;
   const paths = new Map<string, string>(); // route key → a spelling
   for (const site of corpus.sites) if (!paths.has(routeKey(site.path))) paths.set(routeKey(site.path), site.path);
   const policy = [...paths.keys()].filter((p) => notServed.has(p));
@@ -288,7 +299,8 @@ t.test('figures', async (t) => {
 
   const lines = [
     `corpus: ${corpus.counted.length} repositories (${corpus.forks.length} forks and ${corpus.copies.length} identical copies more, counted once; ${corpus.counted.filter((r) => r.genre).length} the genre's own), ${corpus.sites.length} call sites, ${strict.length} strict`,
-    `corpus: strict call sites that hold: ${holding.length} of ${judged.length} (${pct(holding.length, judged.length)}%; ${strict.length - judged.length} more call paths not served by policy)`,
+    `corpus: strict call sites that hold: ${holding.length} of ${judged.length} (${pct(holding.length, judged.length)}%; ${strict.length - judged.length} more call paths not served by policy), with the base URL /as/<host>`,
+    `corpus: strict call sites that hold at the plain base URL: ${plainHolding} of ${judged.length} (${pct(plainHolding, judged.length)}%)`,
     `corpus: distinct paths served: ${answered.length} of ${candidates.length} (${pct(answered.length, candidates.length)}%; ${policy.length} more not served by policy)`,
     `corpus: tolerant call sites (guesses only) that hold: ${corpus.sites.filter((s) => !isStrict(s) && verdicts.get(s)!.holds).length} of ${corpus.sites.filter((s) => !isStrict(s)).length}`,
     `corpus: missing paths, ${missing.length}: ${missing.map((p) => paths.get(p)).join(' ')}`,

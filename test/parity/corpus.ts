@@ -62,6 +62,8 @@ export interface Site extends CallSite {
   source: string;
   /** Reference rows: reads not answered yet, with the reason. */
   gaps?: Record<string, string>;
+  /** Where the call goes on this server ahead of its path: '' (the plain base URL) or `/as/<host>`. */
+  base?: string;
 }
 
 const read = {
