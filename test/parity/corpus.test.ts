@@ -149,10 +149,12 @@ function lacking(answer: Answer, all: Read[]): string[] {
 }
 
 /** What of the reads the endpoint's declared answer lacks (the envelope, resultSchema, resultAlso). */
-function undeclared(endpoint: Endpoint, reads: Read[]): string[] {
+function undeclared(endpoint: Endpoint, reads: Read[], params: Record<string, unknown>): string[] {
+  // a streamable endpoint answers its bytes to a call that sends stream=true
+  const bytes = endpoint.response === 'binary' || (endpoint.response === 'streamable' && ['true', '1', true].includes(params.stream as string | boolean));
   return onSuccess(reads)
     .filter((read) => {
-      if (read.how === 'bytes') return endpoint.response !== 'binary';
+      if (read.how === 'bytes') return !bytes;
       if (endpoint.response === 'binary') return true;
       return !read.field!.split('|').some((field) => {
         const [root, ...rest] = stepsOf(field);
@@ -234,7 +236,7 @@ async function judge(site: Site): Promise<Verdict> {
     if (missing.length) failures.push(`example ${JSON.stringify(example.name ?? '')} lacks ${missing.join(', ')}`);
   }
   if (answered > 0) return failures.length ? { holds: false, by: 'answer', why: failures.join('; ') } : { holds: true, by: 'answer' };
-  const missing = undeclared(endpoint, site.reads);
+  const missing = undeclared(endpoint, site.reads, site.params);
   return missing.length
     ? { holds: false, by: 'schema', why: `no example answers offline and resultSchema lacks ${missing.join(', ')}` }
     : { holds: true, by: 'schema' };
