@@ -26,8 +26,12 @@ import { declared, present, schemaTypes, stepsOf } from './fields.js';
 import { KEY_PARAMS, isStrict, loadCorpus, loadReference, onSuccess, routeKey, type Read, type Site } from './corpus.js';
 import { loadHosts } from '../../engine/pipeline/as-host.js';
 
-/** Measured when the last step landed; raise them as call sites are answered (the issue's bar: 100 repositories, 95%, 95%). */
-const FLOORS = { repositories: 0, strictShare: 0, pathShare: 0 };
+/**
+ * Measured when the last step landed (2026-11-27: 145 repositories, 97.2% of strict sites through
+ * /as/<host>, 96.4% at the plain base URL, 94.6% of paths), a little under where an example that
+ * times out on a loaded machine could move a share; raise them as call sites are answered.
+ */
+const FLOORS = { repositories: 145, strictShare: 0.965, plainShare: 0.955, pathShare: 0.945 };
 
 const corpus = loadCorpus();
 t.same(corpus.problems, [], 'every corpus file keeps the format of corpus/README.md');
@@ -315,6 +319,10 @@ t.test('figures', async (t) => {
 
   t.ok(corpus.counted.length >= FLOORS.repositories, `at least ${FLOORS.repositories} repositories (${corpus.counted.length})`);
   t.ok(strictShare >= FLOORS.strictShare, `strict call sites holding ≥ ${(100 * FLOORS.strictShare).toFixed(1)}% (${pct(holding.length, judged.length)}%)`);
+  t.ok(
+    plainHolding / judged.length >= FLOORS.plainShare,
+    `strict call sites holding at the plain base URL ≥ ${(100 * FLOORS.plainShare).toFixed(1)}% (${pct(plainHolding, judged.length)}%)`,
+  );
   t.ok(pathShare >= FLOORS.pathShare, `distinct paths served ≥ ${(100 * FLOORS.pathShare).toFixed(1)}% (${pct(answered.length, candidates.length)}%)`);
   // every path answers GET (README); a client that POSTs where Manifold takes GET only fails above, as its site
   t.same(
