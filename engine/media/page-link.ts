@@ -1,5 +1,6 @@
 import { notFound, upstreamError } from '../errors.js';
 import type { AdapterSetup } from '../adapters/types.js';
+import he from 'he';
 
 /**
  * File hosts whose pages carry a direct download link (MediaFire): the page is
@@ -17,14 +18,8 @@ export interface PageLinkConfig {
   fields?: Record<string, string>;
 }
 
-const decodeHtml = (s: string) =>
-  s
-    .replace(/&amp;/g, '&')
-    .replace(/&quot;/g, '"')
-    .replace(/&#0?39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .trim();
+/** Text taken from HTML: its character references decoded (he: all of HTML's, not a hand-picked few). */
+const decodeHtml = (s: string) => he.decode(s).trim();
 
 export function compilePageLink(config: PageLinkConfig) {
   const link = new RegExp(config.link, 'i');

@@ -1,24 +1,15 @@
 import t from 'tap';
-import { metaOf, safeFilename, shapeResult, type Produced } from '../../engine/media/result-shapes.js';
+import { metaOf, shapeResult } from '../../engine/media/result-shapes.js';
 import { mimeTypeOf } from '../../engine/media/file-types.js';
 import { dispositionName, fileId, readWarningPage } from '../../engine/handlers/download/gdrivedl.js';
 import { folderCode, websiteToken } from '../../engine/handlers/download/gofile.js';
 import { pasteKey } from '../../engine/handlers/download/pastebin.js';
-import { recorded } from './recorded.js';
+import { file, recorded } from './recorded.js';
 
 /**
  * The field names the genre's clients read (test/parity/corpus), over recorded yt-dlp
  * output: every name carries a value of the same item, or null where the source has none.
  */
-const file = (meta: Produced['meta'], format: 'mp3' | 'mp4', quality: string): Produced => ({
-  meta,
-  format,
-  quality,
-  size: 1234,
-  filename: safeFilename(meta.title, format),
-  download_url: `https://manifold.test/files/${format}-hash.${format}`,
-  expires_at: '2026-11-22T16:00:00.000Z',
-});
 
 t.test('YouTube: id, author, upload date, views and each file under the names clients read', async (t) => {
   const meta = metaOf(recorded('youtube-video'));

@@ -1,16 +1,6 @@
 import t from 'tap';
-import { metaOf, safeFilename, shapeResult, type Produced } from '../../engine/media/result-shapes.js';
-import { recorded } from './recorded.js';
-
-const file = (meta: Produced['meta'], format: 'mp3' | 'mp4', quality: string): Produced => ({
-  meta,
-  format,
-  quality,
-  size: 1234,
-  filename: safeFilename(meta.title, format),
-  download_url: `https://manifold.test/files/${format}-hash.${format}`,
-  expires_at: '2026-11-22T16:00:00.000Z',
-});
+import { metaOf, safeFilename, shapeResult } from '../../engine/media/result-shapes.js';
+import { file, recorded } from './recorded.js';
 
 t.test('YouTube metadata: the standard fields clients read', async (t) => {
   const meta = metaOf(recorded('youtube-video'));

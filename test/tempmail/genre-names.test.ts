@@ -2,26 +2,11 @@
  * Temp mail under the names the genre's own bots use (mauricegift/atassa, gifted/tempmail.js):
  * the inbox items carry the text as `body`, and a message is read with `message_id`.
  */
-import path from 'node:path';
 import t from 'tap';
 import nodemailer from 'nodemailer';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
-import { startTempMail } from '../../engine/tempmail/smtp.js';
-import { serve, TEST_KEY } from '../support/serve.js';
+import { mailServer } from './mail-server.js';
 
-const endpoints = loadEndpoints(path.join(ENDPOINTS_DIR, 'tempgen')).filter((e) => e.path.includes('tempmail'));
-const served = await serve({ MAIL_DOMAIN: 'mail.test' }, { endpoints });
-const smtp = await startTempMail({ config: served.engine.config, files: served.engine.files, port: 0 });
-t.teardown(async () => {
-  await smtp.close();
-  await served.close();
-});
-
-const api = async (route: string, params: Record<string, string> = {}) => {
-  const res = await fetch(`${served.url}${route}?${new URLSearchParams(params)}`, { headers: { 'x-api-key': TEST_KEY } });
-  return { status: res.status, ...(await res.json()) };
-};
+const { smtp, api } = await mailServer(t, {});
 
 t.test('inbox items carry the text as body; message_id reads and deletes a message', async (t) => {
   const { result: box } = await api('/api/tempmail/generate');

@@ -3,27 +3,14 @@ import t from 'tap';
 import nodemailer from 'nodemailer';
 import { ENDPOINTS_DIR } from '../../engine/app.js';
 import { loadEndpoints } from '../../engine/manifest/load.js';
-import { startTempMail } from '../../engine/tempmail/smtp.js';
+import { mailServer } from './mail-server.js';
 import { testDialects } from '../support/dialects.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 
 const endpoints = loadEndpoints(path.join(ENDPOINTS_DIR, 'tempgen')).filter((e) => e.path.includes('tempmail'));
 for (const dialect of await testDialects(t)) {
   t.test(dialect.name, async (t) => {
-    const served = await serve(
-      { MAIL_DOMAIN: 'mail.test', TEMPMAIL_MAX_MESSAGES: '3', TEMPMAIL_MAX_MESSAGE_BYTES: '200000', ...(await dialect.env(t)) },
-      { endpoints },
-    );
-    const smtp = await startTempMail({ config: served.engine.config, files: served.engine.files, port: 0 });
-    t.teardown(async () => {
-      await smtp.close();
-      await served.close();
-    });
-
-    const api = async (route: string, params: Record<string, string> = {}) => {
-      const res = await fetch(`${served.url}${route}?${new URLSearchParams(params)}`, { headers: { 'x-api-key': TEST_KEY } });
-      return { status: res.status, ...(await res.json()) };
-    };
+    const { smtp, api } = await mailServer(t, { TEMPMAIL_MAX_MESSAGES: '3', TEMPMAIL_MAX_MESSAGE_BYTES: '200000', ...(await dialect.env(t)) });
     /** The SMTP reply code a send was refused with (0 when it was accepted). */
     const refusal = (sending: Promise<unknown>) =>
       sending.then(

@@ -2,6 +2,7 @@ import { ApiError, notFound, upstreamError } from '../../errors.js';
 import { mimeTypeOf } from '../../media/file-types.js';
 import { urlMatcher } from '../../media/url-match.js';
 import { handler } from '../types.js';
+import he from 'he';
 
 /**
  * /api/download/gdrivedl: a public Google Drive file's name, type, size and direct link.
@@ -29,14 +30,8 @@ export function fileId(url: string): string {
   return (/\/d\/([\w-]{10,})/.exec(url) ?? /[?&]id=([\w-]{10,})/.exec(url))![1]!;
 }
 
-const decodeHtml = (s: string) =>
-  s
-    .replace(/&amp;/g, '&')
-    .replace(/&quot;/g, '"')
-    .replace(/&#0?39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .trim();
+/** Text taken from HTML: its character references decoded (he: all of HTML's, not a hand-picked few). */
+const decodeHtml = (s: string) => he.decode(s).trim();
 
 /** The file name of a Content-Disposition header: `filename*=UTF-8''…` (RFC 6266) first, else `filename="…"`. */
 export function dispositionName(header: string | undefined): string | null {
