@@ -14,6 +14,11 @@ export function listing(registry: Registry, builtins: readonly Builtin[] = []) {
     response: endpoint.response,
     // which endpoints take async=true (and callback_url): elsewhere async=true is ignored and the answer is synchronous
     ...(endpoint.async ? { async: true } : {}),
+    // where else the envelope carries the result, and what a call through /as/<host> gets unasked (README, "Drop-in parity")
+    ...(endpoint.resultAlso
+      ? { resultAlso: endpoint.resultAlso.map(({ at, from }) => (from.length ? `${at.join('.')}=${from.join('.')}` : at.join('.'))) }
+      : {}),
+    ...(endpoint.dialects ? { dialects: endpoint.dialects } : {}),
     params: Object.entries(endpoint.params).map(([name, spec]) => ({
       name,
       in: spec.in,

@@ -29,3 +29,23 @@ t.test('async: true marks the endpoints that take async=true, so a client can te
   t.match(endpoints[1], { available: false, unavailableReason: 'X_KEY not set' });
   t.same({ total, available }, { total: 2, available: 1 });
 });
+
+t.test("resultAlso and dialects are listed as a manifest writes them, so a bot's owner finds /as/<host>'s shapes", async (t) => {
+  const registry = {
+    routes: [
+      {
+        endpoint: endpoint('/api/x/remini', {
+          resultAlso: [
+            { at: ['results'], from: [] },
+            { at: ['image_url'], from: ['image_url'] },
+          ],
+          dialects: { gifted: { shape: 'link' } },
+        }),
+      },
+      { endpoint: endpoint('/api/x/plain', {}) },
+    ],
+  } as unknown as Registry;
+  const { endpoints } = listing(registry);
+  t.match(endpoints[0], { resultAlso: ['results', 'image_url=image_url'], dialects: { gifted: { shape: 'link' } } });
+  t.notOk('resultAlso' in endpoints[1] || 'dialects' in endpoints[1], 'absent where the manifest has none');
+});
