@@ -8,7 +8,7 @@ import { familyItems, substitute } from './family.js';
 import { MappingBook } from './mappings.js';
 import { getRefusal } from './get-refusal.js';
 import type { Endpoint, Manifest, ResultAlso } from './types.js';
-import { dialectNames } from '../pipeline/as-host.js';
+import { dialectNames } from './hosts.js';
 import type { Sources } from './sources.js';
 
 /** A manifest problem, reported as `file: field: problem` at boot and by lint. */

@@ -43,10 +43,14 @@ export async function callEndpoint(
     init.body = JSON.stringify(all);
     init.headers = { 'content-type': 'application/json' };
   }
-  const res = await fetch(url, { ...init, redirect: 'manual' });
+  return readAnswer(await fetch(url, { ...init, redirect: 'manual' }));
+}
+
+/** A response read whole: its JSON parsed when its type says JSON (undefined when that JSON is broken). */
+export async function readAnswer(res: Response): Promise<Answer> {
   const bytes = Buffer.from(await res.arrayBuffer());
   let json: unknown;
-  if ((res.headers.get('content-type') ?? '').includes('application/json')) {
+  if (isJson(res.headers)) {
     try {
       json = JSON.parse(bytes.toString('utf8'));
     } catch {
@@ -55,3 +59,5 @@ export async function callEndpoint(
   }
   return { status: res.status, headers: res.headers, json, bytes };
 }
+
+export const isJson = (headers: Headers) => (headers.get('content-type') ?? '').includes('application/json');
