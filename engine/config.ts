@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { nonNegativeInt, optionalPositiveInt, positiveInt } from './settings/int.js';
+import { parseTrustProxy, type TrustProxy } from './http/client-ip.js';
 
 /**
  * The environment, parsed once into a frozen object. Adapters and upstreams read
@@ -40,6 +41,8 @@ export interface Config {
   bodyIdleTimeoutMs: number;
   /** Log one line per request to stdout. */
   logRequests: boolean;
+  /** TRUST_PROXY: which peers' X-Forwarded-For names the client (http/client-ip.ts); undefined: the direct peer is the client. */
+  trustProxy?: TrustProxy;
   /** S3-compatible object storage for hosted files when S3_BUCKET is set; local disk under DATA_DIR otherwise. */
   s3?: S3Settings;
   /** The code pool's sizing and limits (handlers/cpu-pool.ts); unset fields take the pool's defaults. */
@@ -122,6 +125,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     requestTimeoutMs: nonNegativeInt(env, 'REQUEST_TIMEOUT_MS', 300_000),
     bodyIdleTimeoutMs: nonNegativeInt(env, 'BODY_IDLE_TIMEOUT_MS', 15_000),
     logRequests: env.LOG_REQUESTS !== '0',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     s3: env.S3_BUCKET ? s3Settings(env) : undefined,
     cpu: Object.freeze({
       threads: optionalPositiveInt(env, 'CPU_THREADS'),
