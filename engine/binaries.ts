@@ -18,7 +18,7 @@ export function onPath(bin: string, env: Readonly<Record<string, string>>): bool
 
 /** Where a binary was looked for: its override variable when that is set (a wrong one is not papered over by PATH), else PATH. */
 export function locate(bin: string, env: Readonly<Record<string, string>>): { ok: boolean; override?: string } {
-  const variable = overrideVar(bin);
+  const variable = overrideVariable(bin);
   if (env[variable]) return { ok: executable(env[variable]), override: variable };
   const key = `${bin}\0${env.PATH ?? ''}`;
   let found = pathCache.get(key);
@@ -31,10 +31,10 @@ export function locate(bin: string, env: Readonly<Record<string, string>>): { ok
 }
 
 /** The variable that names a binary's location: `yt-dlp` → YTDLP_PATH. */
-const overrideVar = (bin: string) => `${bin.replace(/[^A-Za-z0-9]/g, '').toUpperCase()}_PATH`;
+export const overrideVariable = (bin: string) => `${bin.replace(/[^A-Za-z0-9]/g, '').toUpperCase()}_PATH`;
 
 /** What to spawn for a binary: its override variable's path when set, else the name (looked up on PATH). */
-export const binaryPath = (bin: string, env: Readonly<Record<string, string>>): string => env[overrideVar(bin)] || bin;
+export const binaryPath = (bin: string, env: Readonly<Record<string, string>>): string => env[overrideVariable(bin)] || bin;
 
 function executable(file: string): boolean {
   try {

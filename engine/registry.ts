@@ -90,7 +90,7 @@ function lazyRoute(endpoint: Endpoint, kind: AdapterKind, setup: AdapterSetup, b
   const decide = () => {
     if (decided) return;
     decided = true;
-    unavailable = missingRequirement(endpoint, setup) ?? kind.unavailable?.(endpoint.adapter.config, setup);
+    unavailable = unavailableReason(endpoint, kind, setup);
     if (unavailable) return;
     const create = () => kind.create(endpoint.adapter.config, setup);
     if (!builds) return void (handler = onFirstCall(create));
@@ -123,6 +123,15 @@ function onFirstCall(create: () => EndpointHandler | Promise<EndpointHandler>): 
       .then((built) => (handler = built));
     return building.then((built) => built(call));
   };
+}
+
+/**
+ * Why `endpoint` cannot run with `setup` (its manifest's `requires`, then its adapter kind's
+ * own check), or undefined when it can. Exported for the settings reference, which asks it
+ * under many environments to learn which variables enable which endpoints.
+ */
+export function unavailableReason(endpoint: Endpoint, kind: AdapterKind, setup: AdapterSetup): string | undefined {
+  return missingRequirement(endpoint, setup) ?? kind.unavailable?.(endpoint.adapter.config, setup);
 }
 
 function missingRequirement(endpoint: Endpoint, setup: AdapterSetup): string | undefined {
