@@ -15,6 +15,7 @@ import { galleryBuiltins } from './effects/gallery.js';
 import { tempMailSettings } from './tempmail/settings.js';
 import { mediaSettings } from './media/settings.js';
 import { closeChromium } from './tools/browser/chromium.js';
+import { checkScriptFonts } from './effects/script-fonts.js';
 import type { EngineMetrics } from './metrics/metrics.js';
 import { metricsBuiltins } from './metrics/route.js';
 import { jobBuiltins } from './jobs/routes.js';
@@ -73,6 +74,8 @@ export function engineFeatures(): Feature[] {
     { name: 'media', check: (config) => void mediaSettings(config) },
     // launched on first use (screenshots, HTML obfuscation), so only closed here
     { name: 'chromium', close: closeChromium },
+    // says once at boot which scripts stickers and text effects cannot draw on this host
+    { name: 'fonts', start: (c) => checkScriptFonts(c.config.env, (fields) => c.logger.info(fields)) },
     // worker pools (render, upscale, code), the media service (egress proxy, cache janitor),
     // Apertium and OCR workers start on first use in the engine's scope (scope.ts): app.ts closes it
   ];

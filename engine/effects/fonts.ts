@@ -1,11 +1,12 @@
 import { createRequire } from 'node:module';
 import type { GlobalFonts as Fonts } from '@napi-rs/canvas';
+import { FALLBACK_FAMILIES } from './script-fonts.js';
 
 /**
  * Fonts templates may name, each a TTF shipped in an npm package (licences in
  * templates/FONTS.md). Ids are what template files use; the family is the name
- * registered with Skia. DejaVu Sans is the fallback for characters a display
- * font lacks (accents, Cyrillic, Greek, symbols).
+ * registered with Skia. What a display font lacks (accents, Cyrillic, every other
+ * script, emoji) is drawn by the fallback chain of script-fonts.ts.
  */
 const require = createRequire(import.meta.url);
 const google = (pkg: string, file: string) => `@expo-google-fonts/${pkg}/${file}`;
@@ -48,7 +49,6 @@ export const FONTS: Record<string, { family: string; file: string; licence: 'OFL
   'dejavu-mono': { family: 'DejaVu Sans Mono', file: 'dejavu-fonts-ttf/ttf/DejaVuSansMono-Bold.ttf', licence: 'Bitstream-Vera' },
 };
 
-const FALLBACK = 'DejaVu Sans';
 let registered = false;
 
 /** Registers every font with Skia once per thread (workers each have their own registry). */
@@ -62,9 +62,9 @@ export function registerFonts(): void {
   registered = true;
 }
 
-/** CSS font shorthand for a font id at a pixel size, with the fallback family. */
+/** CSS font shorthand for a font id at a pixel size, followed by the fallback chain. */
 export function fontCss(id: string, px: number): string {
   const font = FONTS[id];
   if (!font) throw new Error(`unknown font ${id}`);
-  return `${px.toFixed(2)}px "${font.family}", "${FALLBACK}"`;
+  return `${px.toFixed(2)}px "${font.family}", ${FALLBACK_FAMILIES}`;
 }

@@ -1,5 +1,6 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { fontCss } from './fonts.js';
+import { glyphUnits } from './glyph-units.js';
 import { boxRect } from './background.js';
 import { isTexture, paintRect, toStyle, type Ctx, type Rect } from './paint.js';
 import type { TextLayer } from './template-types.js';
@@ -33,7 +34,7 @@ const rad = (deg: number) => (deg * Math.PI) / 180;
 function layoutLine(g: Ctx, layer: TextLayer, text: string, box: Rect): Layout {
   g.font = fontCss(layer.font, REF);
   const spacing = (layer.letterSpacing ?? 0) * REF;
-  const chars = [...text];
+  const chars = glyphUnits(text);
   const perGlyph = spacing !== 0 || !!layer.curve;
   const advances = perGlyph ? chars.map((c) => g.measureText(c).width) : [];
   const full = g.measureText(text);

@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import { GlobalFonts, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { registerFonts } from '../effects/fonts.js';
+import { graphemes } from '../effects/glyph-units.js';
+import { FALLBACK_FAMILIES } from '../effects/script-fonts.js';
 
 /**
  * Drawing pieces the quote sticker and the cards share: fonts (the effects' set plus
@@ -11,8 +13,13 @@ export type Ctx = SKRSContext2D;
 export type Weight = 'normal' | 'bold';
 export const BODY: Weight = 'normal';
 export const BOLD: Weight = 'bold';
-/** A CSS font for the context: DejaVu Sans (both weights registered under one family, so Skia picks by weight). */
-export const font = (weight: Weight, px: number) => `${weight} ${px}px "DejaVu Sans"`;
+/**
+ * A CSS font for the context: the fallback chain alone, so body text is Noto Sans where
+ * installed (what Telegram's quote stickers use; it has no emoji of its own, which then
+ * come in colour) and DejaVu Sans elsewhere (both weights registered under one family, so
+ * Skia picks by weight).
+ */
+export const font = (weight: Weight, px: number) => `${weight} ${px}px ${FALLBACK_FAMILIES}`;
 
 const require = createRequire(import.meta.url);
 let bodyRegistered = false;
@@ -39,7 +46,7 @@ export function wrap(g: Ctx, text: string, width: number): string[] {
       line = word;
       // a word wider than the line goes over several, cut by grapheme
       while (g.measureText(line).width > width) {
-        const chars = [...line];
+        const chars = graphemes(line);
         let n = chars.length - 1;
         while (n > 1 && g.measureText(chars.slice(0, n).join('')).width > width) n--;
         lines.push(chars.slice(0, n).join(''));
@@ -57,7 +64,7 @@ export function fitLine(g: Ctx, text: string, weight: Weight, width: number, max
   g.font = font(weight, size);
   while (size > min && g.measureText(text).width > width) g.font = font(weight, --size);
   if (g.measureText(text).width <= width) return { text, size };
-  const chars = [...text];
+  const chars = graphemes(text);
   while (chars.length > 1 && g.measureText(`${chars.join('')}…`).width > width) chars.pop();
   return { text: `${chars.join('')}…`, size };
 }
@@ -94,7 +101,7 @@ const initials = (name: string) =>
     .split(/\s+/)
     .filter(Boolean)
     .slice(0, 2)
-    .map((w) => [...w][0]!.toUpperCase())
+    .map((w) => graphemes(w)[0]!.toUpperCase())
     .join('') || '?';
 
 /** A stable, readable colour per name (as chat apps colour their members). */

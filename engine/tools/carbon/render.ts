@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
 import { bundledLanguages, bundledThemes, createHighlighter, type BundledLanguage, type BundledTheme, type Highlighter } from 'shiki';
 import { detectLanguage } from './detect-language.js';
+import { FALLBACK_FAMILIES } from '../../effects/script-fonts.js';
 
 /**
  * Carbon-style code images: shiki tokenises the code with a VS Code theme (the same
@@ -54,7 +55,7 @@ export async function renderCarbon(options: CarbonOptions): Promise<{ png: Buffe
   const size = options.fontSize;
   const lineHeight = Math.round(size * 1.5);
   const measure = createCanvas(1, 1).getContext('2d');
-  measure.font = `${size}px "${FONT}"`;
+  measure.font = `${size}px "${FONT}", ${FALLBACK_FAMILIES}`;
   const charWidth = measure.measureText('M').width;
   const columns = Math.min(MAX_COLUMNS, Math.max(20, ...lines.map((line) => line.reduce((n, t) => n + t.content.length, 0))));
   const gutter = options.lineNumbers ? (String(lines.length).length + 2) * charWidth : 0;
@@ -88,7 +89,7 @@ export async function renderCarbon(options: CarbonOptions): Promise<{ png: Buffe
     });
   }
 
-  ctx.font = `${size}px "${FONT}"`;
+  ctx.font = `${size}px "${FONT}", ${FALLBACK_FAMILIES}`;
   ctx.textBaseline = 'middle';
   const left = pad + inner;
   lines.forEach((line, row) => {
