@@ -40,7 +40,7 @@ async function fetchDocument(url: URL): Promise<object> {
 export const documentUrl = (arg: string): URL => new URL(/\.json($|\?)/.test(arg) ? arg : `${arg.replace(/\/+$/, '')}/openapi.json`);
 
 /** This checkout's document, as its server would serve it. */
-async function localDocument(): Promise<object> {
+export async function localDocument(): Promise<object> {
   const [{ createEngine }, { loadConfig }, { silentLogger }] = await Promise.all([
     import('../../engine/app.js'),
     import('../../engine/config.js'),

@@ -1,7 +1,7 @@
 /**
- * The Manifold client typed for this checkout's endpoints: run `npm run client` first
- * (it writes schema.d.ts beside this file from /openapi.json; not committed, as it
- * changes with every manifest). See README, "Typed client".
+ * The Manifold client typed for one server's endpoints (schema.d.ts, from its /openapi.json).
+ * In the repository, `npm run client` writes schema.d.ts beside this file (not committed: it
+ * changes with every manifest); the published package carries the one build.ts generated.
  */
 import type { Client } from 'openapi-fetch';
 import type { paths } from './schema.js';

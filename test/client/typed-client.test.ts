@@ -10,15 +10,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import t from 'tap';
-import { ENDPOINTS_DIR, ROOT } from '../../engine/app.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
+import { ROOT } from '../../engine/app.js';
 import { documentUrl, generateTypes } from '../../clients/typescript/generate.js';
-import { serve, TEST_KEY } from '../support/serve.js';
+import { TEST_KEY } from '../support/serve.js';
+import { serveClientEndpoints, tscPath } from './support.js';
 
-const endpoints = ['fun', 'tools'].flatMap((category) =>
-  loadEndpoints(path.join(ENDPOINTS_DIR, category)).filter((e) => ['quote.yaml', 'reverse.yaml', 'json-format.yaml'].includes(e.file)),
-);
-const served = await serve({}, { endpoints });
+const served = await serveClientEndpoints();
 t.teardown(() => served.close());
 
 const CALLS = (client: string) => `
@@ -61,11 +58,7 @@ t.test('generated from a live /openapi.json, type-checked by tsc, run against th
       compilerOptions: { types: ['node'], typeRoots: [path.join(ROOT, 'node_modules', '@types')] },
     }),
   );
-  // TypeScript 7's native compiler, run directly (its node shim cannot load under the test runner's hooks)
-  const { default: tscPath } = (await import(pathToFileURL(path.join(ROOT, 'node_modules', 'typescript', 'lib', 'getExePath.js')).href)) as {
-    default: () => string;
-  };
-  const tsc = spawnSync(tscPath(), ['-p', dir], { encoding: 'utf8' });
+  const tsc = spawnSync(await tscPath(), ['-p', dir], { encoding: 'utf8' });
   t.equal(tsc.status, 0, `tsc: ${tsc.stdout}${tsc.stderr}`);
 
   const { run } = (await import(pathToFileURL(path.join(dir, 'calls.ts')).href)) as { run: (base: string, key: string) => Promise<Record<string, unknown>> };
