@@ -76,10 +76,7 @@ export class MemoryRateLimiter implements RateLimiter {
   /** hit() without the promise: the engine's request path takes this when the store is in-process. */
   hitNow(bucket: string, limit: number, windowMs: number): RateLimitDecision {
     const now = this.#now();
-    let log = this.#logs.get(bucket);
-    if (!log) this.#logs.set(bucket, (log = new HitLog()), { ttl: windowMs });
-    // A hit at time t is in the window while t > now - windowMs.
-    log.dropUntil(now - windowMs);
+    const log = this.#window(bucket, windowMs, now);
     const allowed = log.length < limit;
     if (allowed) log.push(now);
     const count = log.length;
@@ -93,6 +90,25 @@ export class MemoryRateLimiter implements RateLimiter {
       window: windowMs,
       unitsPerSecond: 1000,
     });
+  }
+
+  /**
+   * Count a hit allowed elsewhere (by the shared budget in Redis), whatever this
+   * store's limit: so that, should it have to decide alone, it knows this instance's
+   * hits of the last window (redis-rate-limiter.ts).
+   */
+  record(bucket: string, windowMs: number): void {
+    const now = this.#now();
+    this.#window(bucket, windowMs, now).push(now);
+  }
+
+  /** The bucket's hits still in the window at `now`. */
+  #window(bucket: string, windowMs: number, now: number): HitLog {
+    let log = this.#logs.get(bucket);
+    if (!log) this.#logs.set(bucket, (log = new HitLog()), { ttl: windowMs });
+    // A hit at time t is in the window while t > now - windowMs.
+    log.dropUntil(now - windowMs);
+    return log;
   }
 
   /** Buckets currently held (for tests and metrics). */

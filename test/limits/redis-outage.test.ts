@@ -1,13 +1,18 @@
 /**
  * Redis that stops answering: a real redis-server frozen with SIGSTOP (its port keeps
  * accepting, nothing replies) and resumed with SIGCONT, and a port that accepts and
- * never answers. Keyed requests get 503 unavailable fast, the result cache computes
- * without Redis, nothing emits an unhandled 'error', connection trouble is logged once
- * per change of state, and both recover by themselves.
+ * never answers. By default (RATE_LIMIT_ON_REDIS_FAILURE=local) keyed requests keep
+ * answering, each instance holding its share of every budget, and the shared budget
+ * applies again once Redis is back; with `deny` they get 503 unavailable fast. The
+ * result cache computes without Redis, nothing emits an unhandled 'error', connection
+ * trouble is logged once per change of state, and both recover by themselves.
  */
 import net from 'node:net';
 import t from 'tap';
+import { Redis } from 'ioredis';
+import { TEST_KEY_ID } from '../../engine/auth/authenticate.js';
 import { createResultCache } from '../../engine/cache.js';
+import { DEFAULT_KEY_PREFIX } from '../../engine/limits/redis-rate-limiter.js';
 import type { Logger } from '../../engine/log.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 import { testEndpoints } from '../engine/test-endpoints.js';
@@ -60,61 +65,134 @@ async function eventually(check: () => Promise<boolean>, withinMs: number): Prom
   return -1;
 }
 
-t.test('a frozen redis-server: 503 within the bound, then recovery after SIGCONT', { skip: server ? false : missing }, async (t) => {
-  const logger = recorder();
-  const served = await serve({ REDIS_URL: server!.url }, { ...options, logger });
-  t.teardown(served.close);
-  const url = `${served.url}/api/test/one?text=a&apikey=${TEST_KEY}`;
-  t.equal((await timed(url)).status, 200, 'answers while Redis is up');
+t.test(
+  "RATE_LIMIT_ON_REDIS_FAILURE=local: a frozen redis-server, keyed requests keep answering within each instance's share, then one shared budget again",
+  { skip: server ? false : missing },
+  async (t) => {
+    const env = { REDIS_URL: server!.url, TEST_KEY_RPM: '20' };
+    const [a, b] = await Promise.all([serve(env, options), serve(env, options)]);
+    t.teardown(() => Promise.all([a.close(), b.close()]));
+    const on = (s: typeof a) => fetch(`${s.url}/api/test/one?text=a&apikey=${TEST_KEY}`);
+    // in this order, each answer implies the other instance's heartbeat was counted (a heartbeat
+    // goes before any hit on an instance's connection, and the count comes back with every hit)
+    const up = [await on(a), await on(b), await on(a)];
+    t.same(
+      up.map((r) => [r.status, r.headers.get('ratelimit-limit')]),
+      Array(3).fill([200, '20']),
+      'Redis up: the shared budget of 20',
+    );
 
-  server!.freeze();
-  t.teardown(() => server!.thaw());
-  const first = await timed(url);
-  t.match(first, { status: 503, body: { error: 'unavailable', message: /rate-limit store.*unreachable/ } });
-  t.ok(first.ms < BOUND_MS, `first request after the freeze answered in ${first.ms.toFixed(0)} ms`);
-  const burst = await Promise.all(Array.from({ length: 20 }, () => timed(url)));
-  t.ok(
-    burst.every((r) => r.status === 503),
-    '20 concurrent requests: all 503',
-  );
-  const slowest = Math.max(...burst.map((r) => r.ms));
-  t.ok(slowest < BOUND_MS, `the slowest of them in ${slowest.toFixed(0)} ms`);
-  // By now the circuit is open: no request waits for the 500 ms command timeout. Timed against
-  // requests that never touch Redis (a 404), measured at the same moment: the machine may be loaded.
-  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const opened: number[] = [];
-  const untouched: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    const open = await timed(url);
-    t.equal(open.status, 503);
-    opened.push(open.ms);
-    untouched.push((await timed(`${served.url}/no-such-path-${i}`)).ms);
-  }
-  t.ok(
-    median(opened) < median(untouched) + 400,
-    `with the circuit open a request fails at once (median ${median(opened).toFixed(0)} ms; a 404: ${median(untouched).toFixed(0)} ms)`,
-  );
-  // stay frozen past the socket timeout, so recovery also covers a replaced connection
-  await sleep(6000);
-  t.equal((await timed(url)).status, 503, 'still 503 after 6 s frozen');
+    server!.freeze();
+    t.teardown(() => server!.thaw());
+    // each instance's share is 20 / 2 instances = 10, and counts the hits it made through Redis: A 2, B 1
+    const outage = async (s: typeof a, n: number) => {
+      const answers = [];
+      for (let i = 0; i < n; i++) answers.push(await on(s));
+      return answers.map((r) => `${r.status} of ${r.headers.get('ratelimit-limit')}`);
+    };
+    const expect = (allowed: number, n: number) => Array.from({ length: n }, (_, i) => `${i < allowed ? 200 : 429} of 10`);
+    t.same(await outage(a, 10), expect(8, 10), 'instance A, Redis frozen: the 8 left of its share, then 429 — never a 503');
+    t.same(await outage(b, 10), expect(9, 10), 'instance B: its 9 left, then 429');
+    const cachedAnswer = await fetch(`${a.url}/api/test/cached?text=x`, { headers: { 'X-API-Key': TEST_KEY } });
+    t.equal(cachedAnswer.status, 429, 'a cached tool counts against the same share');
 
-  server!.thaw();
-  const recovered = await eventually(async () => (await timed(url)).status === 200, 10_000);
-  t.ok(recovered >= 0, `answers 200 again ${recovered.toFixed(0)} ms after SIGCONT`);
+    server!.thaw();
+    // back to the shared budget once a background PING is answered (made at the first request after
+    // the circuit's cool-down): the limit each instance answers with says which applies
+    for (const [name, s] of [
+      ['A', a],
+      ['B', b],
+    ] as const) {
+      const polls: number[] = [];
+      let back: Response | undefined;
+      for (const started = performance.now(); performance.now() - started < 20_000;) {
+        back = await on(s);
+        if (back.headers.get('ratelimit-limit') === '20') break;
+        polls.push(back.status);
+        await sleep(100);
+      }
+      t.equal(back?.headers.get('ratelimit-limit'), '20', `instance ${name}: the shared budget applies again after SIGCONT`);
+      t.ok(
+        polls.every((status) => status === 429),
+        `instance ${name}: its local share held until then (${polls.length} polls)`,
+      );
+    }
+    // Redis holds the 3 hits from before the freeze, those of the commands that timed out while it was
+    // frozen (Redis ran them on SIGCONT; they were answered locally) and the two polls that found it
+    // back: what is left is shared exactly
+    const inspect = new Redis(server!.url);
+    t.teardown(() => inspect.quit());
+    const held = await inspect.zcard(`${DEFAULT_KEY_PREFIX}key:${TEST_KEY_ID}`);
+    t.ok(held >= 5 && held < 20, `the shared window holds ${held} hits`);
+    const after = [];
+    for (let i = 0; i < 20; i++) after.push(await on(i % 2 ? a : b));
+    t.equal(after.filter((r) => r.status === 200).length, 20 - held, 'exactly what the shared window had left, across both instances');
+    t.ok(
+      after.every((r) => r.headers.get('ratelimit-limit') === '20'),
+      'every answer on the shared budget',
+    );
+  },
+);
 
-  const redisLines = logger.lines.filter((l) => String(l.msg).startsWith('redis'));
-  const down = redisLines.filter((l) => l.level === 'error' && l.role === 'rate-limit store');
-  t.ok(down.length >= 1 && down.length <= 2, `the outage is logged once per state (${down.map((l) => l.msg).join('; ')})`);
-  t.ok(
-    redisLines.some((l) => l.level === 'info' && l.role === 'rate-limit store'),
-    'and so is the recovery',
-  );
-  t.notOk(
-    redisLines.some((l) => 'stack' in l || 'err' in l),
-    'no stack traces in the log',
-  );
-  t.notOk(JSON.stringify(logger.lines).includes(server!.url), 'the Redis URL is never logged');
-});
+t.test(
+  'RATE_LIMIT_ON_REDIS_FAILURE=deny: a frozen redis-server, 503 within the bound, then recovery after SIGCONT',
+  { skip: server ? false : missing },
+  async (t) => {
+    const logger = recorder();
+    const served = await serve({ REDIS_URL: server!.url, RATE_LIMIT_ON_REDIS_FAILURE: 'deny' }, { ...options, logger });
+    t.teardown(served.close);
+    const url = `${served.url}/api/test/one?text=a&apikey=${TEST_KEY}`;
+    t.equal((await timed(url)).status, 200, 'answers while Redis is up');
+
+    server!.freeze();
+    t.teardown(() => server!.thaw());
+    const first = await timed(url);
+    t.match(first, { status: 503, body: { error: 'unavailable', message: /rate-limit store.*unreachable/ } });
+    t.ok(first.ms < BOUND_MS, `first request after the freeze answered in ${first.ms.toFixed(0)} ms`);
+    const burst = await Promise.all(Array.from({ length: 20 }, () => timed(url)));
+    t.ok(
+      burst.every((r) => r.status === 503),
+      '20 concurrent requests: all 503',
+    );
+    const slowest = Math.max(...burst.map((r) => r.ms));
+    t.ok(slowest < BOUND_MS, `the slowest of them in ${slowest.toFixed(0)} ms`);
+    // By now the circuit is open: no request waits for the 500 ms command timeout. Timed against
+    // requests that never touch Redis (a 404), measured at the same moment: the machine may be loaded.
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const opened: number[] = [];
+    const untouched: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const open = await timed(url);
+      t.equal(open.status, 503);
+      opened.push(open.ms);
+      untouched.push((await timed(`${served.url}/no-such-path-${i}`)).ms);
+    }
+    t.ok(
+      median(opened) < median(untouched) + 400,
+      `with the circuit open a request fails at once (median ${median(opened).toFixed(0)} ms; a 404: ${median(untouched).toFixed(0)} ms)`,
+    );
+    // stay frozen past the socket timeout, so recovery also covers a replaced connection
+    await sleep(6000);
+    t.equal((await timed(url)).status, 503, 'still 503 after 6 s frozen');
+
+    server!.thaw();
+    const recovered = await eventually(async () => (await timed(url)).status === 200, 10_000);
+    t.ok(recovered >= 0, `answers 200 again ${recovered.toFixed(0)} ms after SIGCONT`);
+
+    const redisLines = logger.lines.filter((l) => String(l.msg).startsWith('redis'));
+    const down = redisLines.filter((l) => l.level === 'error' && l.role === 'rate-limit store');
+    t.ok(down.length >= 1 && down.length <= 2, `the outage is logged once per state (${down.map((l) => l.msg).join('; ')})`);
+    t.ok(
+      redisLines.some((l) => l.level === 'info' && l.role === 'rate-limit store'),
+      'and so is the recovery',
+    );
+    t.notOk(
+      redisLines.some((l) => 'stack' in l || 'err' in l),
+      'no stack traces in the log',
+    );
+    t.notOk(JSON.stringify(logger.lines).includes(server!.url), 'the Redis URL is never logged');
+  },
+);
 
 t.test('the result cache computes without a frozen Redis and caches again after it', { skip: server ? false : missing }, async (t) => {
   const cache = createResultCache({ redisUrl: server!.url });
@@ -147,7 +225,7 @@ t.test('the result cache computes without a frozen Redis and caches again after 
   t.ok(recovered >= 0, `caching again ${recovered.toFixed(0)} ms after SIGCONT`);
 });
 
-t.test('a port that accepts and never answers: 503 within the bound; the cache is skipped', async (t) => {
+t.test('a port that accepts and never answers: 503 within the bound with deny, 200 with local; the cache is skipped', async (t) => {
   const sockets = new Set<net.Socket>();
   const silent = net.createServer((socket) => void sockets.add(socket.on('error', () => {})));
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
@@ -156,7 +234,7 @@ t.test('a port that accepts and never answers: 503 within the bound; the cache i
     silent.close();
   });
   const redisUrl = `redis://127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
-  const served = await serve({ REDIS_URL: redisUrl }, options);
+  const served = await serve({ REDIS_URL: redisUrl, RATE_LIMIT_ON_REDIS_FAILURE: 'deny' }, options);
   t.teardown(served.close);
   const url = `${served.url}/api/test/one?text=a&apikey=${TEST_KEY}`;
   const results = [];
@@ -167,6 +245,11 @@ t.test('a port that accepts and never answers: 503 within the bound; the cache i
   );
   const slowest = Math.max(...results.map((r) => r.ms));
   t.ok(slowest < BOUND_MS, `answered within ${slowest.toFixed(0)} ms`);
+  const local = await serve({ REDIS_URL: redisUrl }, options);
+  t.teardown(local.close);
+  const answers = [];
+  for (let i = 0; i < 5; i++) answers.push((await timed(`${local.url}/api/test/one?text=a&apikey=${TEST_KEY}`)).status);
+  t.same(answers, Array(5).fill(200), 'with local (the default): every request answered');
 
   const cache = createResultCache({ redisUrl });
   t.teardown(() => cache.close());

@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import t from 'tap';
-import { createRateLimiter } from '../../engine/limits/create-rate-limiter.js';
+import { createRateLimiter, onRedisFailure } from '../../engine/limits/create-rate-limiter.js';
 import { MemoryRateLimiter } from '../../engine/limits/memory-rate-limiter.js';
-import { DEFAULT_KEY_PREFIX, RedisRateLimiter } from '../../engine/limits/redis-rate-limiter.js';
+import { DEFAULT_KEY_PREFIX, localShare, RedisRateLimiter } from '../../engine/limits/redis-rate-limiter.js';
 import { startRedis } from './redis-server.js';
 
 const url = await startRedis(t, t.testdir());
@@ -78,8 +78,40 @@ t.test('on a real redis-server', { skip: url ? false : missing }, async (t) => {
   });
 });
 
-t.test('an unreachable Redis answers 503 unavailable', async (t) => {
-  const limiter = new RedisRateLimiter({ url: 'redis://127.0.0.1:1' });
+t.test('an unreachable Redis with RATE_LIMIT_ON_REDIS_FAILURE=deny answers 503 unavailable', async (t) => {
+  const limiter = new RedisRateLimiter({ url: 'redis://127.0.0.1:1', onFailure: 'deny' });
   t.teardown(() => limiter.close());
   await t.rejects(limiter.hit('x', 1, 1000), { status: 503, code: 'unavailable', headers: { 'Retry-After': '2' }, message: /rate-limit store/ });
+});
+
+t.test('an unreachable Redis by default: the budget is counted in memory, this instance alone', async (t) => {
+  const limiter = new RedisRateLimiter({ url: 'redis://127.0.0.1:1' });
+  t.teardown(() => limiter.close());
+  await limiter.registered;
+  t.equal(limiter.instances, 1, 'no count was ever read: this instance takes the whole budget');
+  const decisions = [];
+  for (let i = 0; i < 3; i++) decisions.push(await limiter.hit('x', 2, 60_000));
+  t.same(
+    decisions.map((d) => [d.allowed, d.limit]),
+    [
+      [true, 2],
+      [true, 2],
+      [false, 2],
+    ],
+  );
+});
+
+t.test("each instance's share: the budget over the instances, at least one request", async (t) => {
+  t.equal(localShare(7, 2), 3);
+  t.equal(localShare(300, 3), 100);
+  t.equal(localShare(30, 1), 30);
+  t.equal(localShare(1, 4), 1);
+  t.equal(localShare(0, 2), 0);
+  t.equal(localShare(10, 0), 10, 'an unknown count is one instance');
+});
+
+t.test('RATE_LIMIT_ON_REDIS_FAILURE is local or deny; anything else stops the boot', async (t) => {
+  t.equal(onRedisFailure({}), 'local');
+  t.equal(onRedisFailure({ RATE_LIMIT_ON_REDIS_FAILURE: 'deny' }), 'deny');
+  t.throws(() => onRedisFailure({ RATE_LIMIT_ON_REDIS_FAILURE: 'allow' }), /RATE_LIMIT_ON_REDIS_FAILURE must be one of local, deny, got "allow"/);
 });
