@@ -68,8 +68,10 @@ t.test('every series the dashboard queries is exported by the engine or promised
 t.test('Prometheus scrapes each API instance and worker of compose directly, on the port the image listens on', async (t) => {
   const prometheus = YAML.parse(fs.readFileSync(path.join(ROOT, 'deploy/monitoring/prometheus.yml'), 'utf8'));
   const compose = YAML.parse(fs.readFileSync(path.join(ROOT, 'deploy/compose.yaml'), 'utf8'), { merge: true });
-  const port = /PORT=(\d+)/.exec(fs.readFileSync(path.join(ROOT, 'deploy/Dockerfile'), 'utf8'))![1];
-  const targets: string[] = prometheus.scrape_configs.flatMap((c: any) => c.static_configs.flatMap((s: any) => s.targets));
-  const apis = Object.keys(compose.services).filter((name) => /^(api\d+|worker)$/.test(name));
-  t.same(targets.sort(), apis.map((name) => `${name}:${port}`).sort());
+  const port = Number(/PORT=(\d+)/.exec(fs.readFileSync(path.join(ROOT, 'deploy/Dockerfile'), 'utf8'))![1]);
+  // found by their service names in Docker's DNS (every replica), not listed one by one
+  const discovered: { names: string[]; port: number }[] = prometheus.scrape_configs.flatMap((c: any) => c.dns_sd_configs ?? []);
+  const manifold = Object.keys(compose.services).filter((name) => compose.services[name].build);
+  t.same(discovered.flatMap((d) => d.names).sort(), manifold.sort());
+  for (const d of discovered) t.equal(d.port, port);
 });
