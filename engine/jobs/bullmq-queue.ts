@@ -1,6 +1,8 @@
-import { Job, Queue, QueueEvents, Worker } from 'bullmq';
+import crypto from 'node:crypto';
+import { DelayedError, Job, Queue, QueueEvents, Worker } from 'bullmq';
 import { ApiError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { connectRedis, type RedisConnection } from '../redis.js';
 import type { JobHandlers, JobQueue } from './queue.js';
 import type { JobStore } from './store.js';
 
@@ -24,6 +26,16 @@ export const ADD_TIMEOUT_MS = 5000;
 /** BullMQ's failure of a job that stalled more than maxStalledCount times, and its error for a lock it could not renew. */
 const STALLED = /stalled more than allowable limit/;
 const LOCK_LOST = /could not renew lock/;
+/** The states of a job BullMQ still has to run or is running: the reconciler leaves its record alone. */
+const HELD = new Set(['waiting', 'delayed', 'active', 'prioritized', 'waiting-children']);
+/** Whose turn it is to reconcile (a SET NX with expiry: the instance that sets it sweeps). */
+const RECONCILER_KEY = `${PREFIX}:jobs:reconciler`;
+/**
+ * A delivery whose receiver already has its share in flight in this worker waits this long
+ * (plus up to as much again, so the waiting ones do not all come back at once) without using
+ * an attempt, leaving the worker's slots to other receivers.
+ */
+const RECEIVER_BUSY_MS = 1000;
 /** Finished entries kept in Redis for waiters and inspection; the records keep the results. */
 const KEEP = { age: 24 * 3600, count: 10_000 };
 
@@ -34,6 +46,10 @@ export interface BullOptions {
   lockMs: number;
   webhookAttempts: number;
   webhookBackoffMs: number;
+  /** WEBHOOK_CONCURRENCY: deliveries in flight in this worker, all receivers together. */
+  webhookConcurrency: number;
+  /** WEBHOOK_RECEIVER_CONCURRENCY: deliveries in flight in this worker to one receiver. */
+  webhookPerReceiver: number;
   logger: Logger;
 }
 
@@ -58,6 +74,11 @@ export class BullJobQueue implements JobQueue {
   readonly #webhooks: Queue;
   #events?: QueueEvents;
   readonly #workers: Worker[] = [];
+  /** This instance in the reconciler's turn key, and the connection that sets it (BullMQ's own client has no SET NX). */
+  readonly #instance = crypto.randomUUID();
+  #turns?: RedisConnection;
+  /** Deliveries in flight in this process, per receiver (a callback URL's origin). */
+  readonly #delivering = new Map<string, number>();
   #reported = false;
 
   constructor(
@@ -104,10 +125,20 @@ export class BullJobQueue implements JobQueue {
     this.#reported = false;
   }
 
-  async addWebhook(id: string): Promise<void> {
+  async holding(ids: string[]): Promise<Set<string>> {
+    const states = await Promise.all(ids.map((id) => this.#jobs.getJobState(id)));
+    return new Set(ids.filter((_, i) => HELD.has(states[i]!)));
+  }
+
+  async lead(ttlMs: number): Promise<boolean> {
+    this.#turns ??= connectRedis(this.options.url, { role: 'job reconciler', logger: this.options.logger });
+    return (await this.#turns.run((client) => client.set(RECONCILER_KEY, this.#instance, 'PX', ttlMs, 'NX'))) === 'OK';
+  }
+
+  async addWebhook(id: string, receiver: string): Promise<void> {
     await this.#webhooks.add(
       'deliver',
-      { id },
+      { id, receiver },
       {
         attempts: this.options.webhookAttempts,
         backoff: { type: 'exponential', delay: this.options.webhookBackoffMs },
@@ -146,10 +177,10 @@ export class BullJobQueue implements JobQueue {
       concurrency,
       ...held,
     });
-    const webhooks = new Worker(WEBHOOKS, async (job: Job<{ id: string }>) => handlers.deliver(job.data.id), {
+    const webhooks = new Worker(WEBHOOKS, (job: Job<{ id: string; receiver?: string }>, token?: string) => this.#deliver(job, token, handlers), {
       connection: this.#connection,
       prefix: PREFIX,
-      concurrency: 4,
+      concurrency: this.options.webhookConcurrency,
       ...held,
     });
     jobs.on('failed', (job, err) => {
@@ -174,10 +205,34 @@ export class BullJobQueue implements JobQueue {
     await Promise.all(this.#workers.map((w) => w.waitUntilReady()));
   }
 
+  /**
+   * One delivery, unless its receiver already has its share in flight here: then it goes back
+   * to wait a little without using an attempt (DelayedError), so a receiver that hangs until
+   * its timeout holds at most WEBHOOK_RECEIVER_CONCURRENCY of the worker's slots and every
+   * other receiver's deliveries go on. Deliveries queued before receivers were recorded have none.
+   */
+  async #deliver(job: Job<{ id: string; receiver?: string }>, token: string | undefined, handlers: JobHandlers): Promise<void> {
+    const { receiver } = job.data;
+    if (receiver === undefined) return handlers.deliver(job.data.id);
+    const inFlight = this.#delivering.get(receiver) ?? 0;
+    if (inFlight >= this.options.webhookPerReceiver) {
+      await job.moveToDelayed(Date.now() + RECEIVER_BUSY_MS + crypto.randomInt(RECEIVER_BUSY_MS), token);
+      throw new DelayedError();
+    }
+    this.#delivering.set(receiver, inFlight + 1);
+    try {
+      await handlers.deliver(job.data.id);
+    } finally {
+      const left = this.#delivering.get(receiver)! - 1;
+      if (left === 0) this.#delivering.delete(receiver);
+      else this.#delivering.set(receiver, left);
+    }
+  }
+
   async close(): Promise<void> {
     // the runner was stopped first, so running jobs return at once (WorkerStopping): BullMQ records the
     // failed attempt and queues the retry, which another worker (or this one after a restart) runs
     await Promise.allSettled(this.#workers.map((w) => w.close()));
-    await Promise.allSettled([this.#jobs.close(), this.#webhooks.close(), this.#events?.close()]);
+    await Promise.allSettled([this.#jobs.close(), this.#webhooks.close(), this.#events?.close(), this.#turns?.close()]);
   }
 }

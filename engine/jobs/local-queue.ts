@@ -72,8 +72,14 @@ export class LocalJobQueue implements JobQueue {
     });
   }
 
+  /** Each delivery is a promise of its own here (no shared slots), so a receiver that hangs delays no other. */
   async addWebhook(id: string): Promise<void> {
     this.#attempt(id, 1);
+  }
+
+  /** Alone with its records (resumed whole at start): always this instance's turn. */
+  async lead(): Promise<boolean> {
+    return true;
   }
 
   #attempt(id: string, attempt: number): void {

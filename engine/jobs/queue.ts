@@ -19,8 +19,20 @@ export interface JobHandlers {
 export interface JobQueue {
   /** Hand a recorded job to the workers. */
   add(id: string): Promise<void>;
-  /** Queue the webhook of a finished job: attempted until a 2xx, at most `WEBHOOK_ATTEMPTS` times, with exponential backoff. */
-  addWebhook(id: string): Promise<void>;
+  /**
+   * Queue the webhook of a finished job: attempted until a 2xx, at most `WEBHOOK_ATTEMPTS` times,
+   * with exponential backoff. `receiver` (the callback URL's origin) keeps each receiver's
+   * deliveries to their own share of the workers (WEBHOOK_RECEIVER_CONCURRENCY).
+   */
+  addWebhook(id: string, receiver: string): Promise<void>;
+  /**
+   * Which of `ids` the queue still holds (waiting, delayed or running), for the reconciler.
+   * Absent on a queue that cannot see other instances' work (the in-process queue, whose
+   * records are resumed whole at start instead).
+   */
+  holding?(ids: string[]): Promise<Set<string>>;
+  /** Take or keep, for `ttlMs`, the one turn among instances to reconcile (true: this instance's turn). */
+  lead(ttlMs: number): Promise<boolean>;
   /**
    * Settles once the job has finished, run by whichever worker took it (a synchronous
    * call waiting for it); rejects with a 504 after `timeoutMs`.

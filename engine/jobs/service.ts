@@ -11,11 +11,12 @@ import type { FileStore } from '../storage/files.js';
 import { outputOf } from './job-output.js';
 import type { JobQueue } from './queue.js';
 import { jobUrl } from './routes.js';
+import { JobReconciler } from './reconcile.js';
 import { JobRunner, WorkerStopping } from './runner.js';
 import { jobSettings, type JobSettings } from './settings.js';
 import { maxJobsForTier } from '../auth/tiers.js';
-import { JobStore, type JobRecord } from './store.js';
-import { WebhookSender } from './webhook.js';
+import { JobStore, type JobError, type JobRecord } from './store.js';
+import { receiverOf, WebhookSender } from './webhook.js';
 
 /**
  * Async jobs for one engine: submission from the request pipeline (async=true → 202,
@@ -46,15 +47,24 @@ export class Jobs {
   readonly #queue: Promise<JobQueue>;
   readonly #runner: JobRunner;
   readonly #webhooks: WebhookSender;
+  #reconciler?: JobReconciler;
   /** Set at shutdown: a run that returns nothing then was cut off, not finished. */
   #stopped = false;
 
   constructor(private readonly deps: JobsDeps) {
     const { config, logger } = deps;
     this.settings = jobSettings(config);
-    this.store = new JobStore(config);
+    this.store = new JobStore(config, { maxAgeMs: this.settings.maxAgeMs });
     const { concurrency, lockMs, webhook } = this.settings;
-    const queueOptions = { concurrency, lockMs, webhookAttempts: webhook.attempts, webhookBackoffMs: webhook.backoffMs, logger };
+    const queueOptions = {
+      concurrency,
+      lockMs,
+      webhookAttempts: webhook.attempts,
+      webhookBackoffMs: webhook.backoffMs,
+      webhookConcurrency: webhook.concurrency,
+      webhookPerReceiver: webhook.perReceiver,
+      logger,
+    };
     const url = this.settings.redisUrl;
     this.#queue = url
       ? import('./bullmq-queue.js').then(({ BullJobQueue }) => new BullJobQueue(this.store, { url, ...queueOptions }))
@@ -118,29 +128,50 @@ export class Jobs {
     return outputOf(done.result, wantsBytes, this.deps.files);
   }
 
-  /** Start running queued jobs (roles `worker` and `all`; an `api` instance runs none). */
+  /**
+   * Start reconciling records with the queue (every role: one instance at a time sweeps,
+   * reconcile.ts), and running queued jobs (roles `worker` and `all`; an `api` instance runs none).
+   */
   async start(): Promise<void> {
-    if (this.settings.role === 'api') return;
     const queue = await this.#queue;
+    const fail = (id: string, error: JobError) => this.#fail(queue, id, error);
+    this.#reconciler = new JobReconciler(this.store, queue, {
+      periodMs: this.settings.reconcileMs,
+      maxAgeMs: this.settings.maxAgeMs,
+      logger: this.deps.logger,
+      fail,
+    });
+    this.#reconciler.start();
+    if (this.settings.role === 'api') return;
     await queue.work({
       run: async (id) => {
         const finished = await this.#runner.run(id);
         if (finished === undefined && this.#stopped) throw new WorkerStopping();
-        if (finished?.callbackUrl) await queue.addWebhook(id);
+        if (finished?.callbackUrl) await queue.addWebhook(id, receiverOf(finished.callbackUrl));
       },
       deliver: async (id) => {
         const job = await this.store.get(id);
         if (job) await this.#webhooks.send(job);
       },
-      givenUp: async (id, message) => {
-        if (!(await this.store.fail(id, { error: 'internal_error', message, status: 500 }))) return;
-        if ((await this.store.get(id))?.callbackUrl) await queue.addWebhook(id);
-      },
+      givenUp: (id, message) => fail(id, { error: 'internal_error', message, status: 500 }),
     });
+  }
+
+  /** Record a job failed that nothing will finish otherwise, and send its webhook: only the one who recorded it sends it. */
+  async #fail(queue: JobQueue, id: string, error: JobError): Promise<void> {
+    if (!(await this.store.fail(id, error))) return;
+    const callbackUrl = (await this.store.get(id))?.callbackUrl;
+    if (callbackUrl) await queue.addWebhook(id, receiverOf(callbackUrl));
+  }
+
+  /** One reconciliation sweep now, if this instance's turn (tests; the timer does it every JOBS_RECONCILE_MS). */
+  reconcile() {
+    return this.#reconciler?.sweep();
   }
 
   async close(): Promise<void> {
     this.#stopped = true;
+    this.#reconciler?.stop();
     this.#runner.stop();
     await (await this.#queue).close();
     this.#webhooks.close();

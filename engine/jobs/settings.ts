@@ -15,8 +15,16 @@ import { positiveInt } from '../settings/int.js';
  *   without renewal (BullMQ's lockDuration; renewed every half of it while the worker
  *   lives). A job whose worker died is run again by another worker within about 1.5×
  *   this (bullmq-queue.ts).
+ * - `JOBS_RECONCILE_MS`: how often the reconciler (reconcile.ts) looks for unfinished
+ *   records the queue does not hold (an instance killed between recording a job and
+ *   queueing it), and how old such a record must be before it is looked at.
+ * - `JOBS_MAX_AGE_MS`: an unfinished job older than this is failed by the reconciler and
+ *   never counts against its key's limit, even while no reconciler runs.
  * - Webhooks: `WEBHOOK_SECRET` (HMAC key; never logged), `WEBHOOK_ATTEMPTS`,
- *   `WEBHOOK_BACKOFF_MS` (first retry delay, doubled each time), `WEBHOOK_TIMEOUT_MS`.
+ *   `WEBHOOK_BACKOFF_MS` (first retry delay, doubled each time), `WEBHOOK_TIMEOUT_MS`
+ *   (per attempt), `WEBHOOK_CONCURRENCY` (deliveries in flight per worker, all receivers),
+ *   `WEBHOOK_RECEIVER_CONCURRENCY` (in flight per receiver, so a receiver that hangs holds
+ *   at most this many of them and delays no other receiver).
  */
 export type Role = 'api' | 'worker' | 'all';
 export const ROLES: readonly Role[] = ['api', 'worker', 'all'];
@@ -30,7 +38,11 @@ export interface JobSettings {
   concurrency: number;
   /** BullMQ's job lock, ms (JOBS_LOCK_MS). */
   lockMs: number;
-  webhook: { secret?: string; attempts: number; backoffMs: number; timeoutMs: number };
+  /** JOBS_RECONCILE_MS: the reconciler's period, and the age from which an unfinished record must be on the queue. */
+  reconcileMs: number;
+  /** JOBS_MAX_AGE_MS: past this an unfinished job is failed, and counts against its key no longer. */
+  maxAgeMs: number;
+  webhook: { secret?: string; attempts: number; backoffMs: number; timeoutMs: number; concurrency: number; perReceiver: number };
 }
 
 /**
@@ -48,6 +60,17 @@ function lockMs(env: Config['env']): number {
   return ms;
 }
 
+/**
+ * 15 s: a record left unqueued by a crash is queued again 15-30 s later. Queueing it again is
+ * harmless when the first attempt landed after all (the queue entry's id is the record's).
+ */
+const RECONCILE_MS = 15_000;
+/**
+ * 1 hour: four times the longest endpoint timeout (15 minutes), so a job waiting behind others
+ * or retried after a worker died still runs; a bot's user has long stopped waiting by then.
+ */
+const MAX_AGE_MS = 3_600_000;
+
 const settings = new WeakMap<Config, JobSettings>();
 
 export function jobSettings(config: Config): JobSettings {
@@ -63,11 +86,15 @@ export function jobSettings(config: Config): JobSettings {
     redisUrl: config.redisUrl,
     concurrency: positiveInt(env, 'JOBS_CONCURRENCY', 2),
     lockMs: lockMs(env),
+    reconcileMs: positiveInt(env, 'JOBS_RECONCILE_MS', RECONCILE_MS),
+    maxAgeMs: positiveInt(env, 'JOBS_MAX_AGE_MS', MAX_AGE_MS),
     webhook: {
       secret: env.WEBHOOK_SECRET,
       attempts: positiveInt(env, 'WEBHOOK_ATTEMPTS', 5),
       backoffMs: positiveInt(env, 'WEBHOOK_BACKOFF_MS', 5000),
       timeoutMs: positiveInt(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
+      concurrency: positiveInt(env, 'WEBHOOK_CONCURRENCY', 64),
+      perReceiver: positiveInt(env, 'WEBHOOK_RECEIVER_CONCURRENCY', 2),
     },
   });
   settings.set(config, parsed);

@@ -75,13 +75,18 @@ const nextId = monotonicFactory();
  */
 const SUBMISSIONS_LOCK = 0x6a6f6273; // 'jobs'
 
-/** Unfinished jobs of `keyId`, on the database or inside a transaction. */
-async function countPending(kysely: Kysely<Tables>, keyId: string): Promise<number> {
+/**
+ * Unfinished jobs of `keyId` created after `since` (ISO time), on the database or inside a
+ * transaction. An older unfinished record is one the workers lost (or the reconciler is about
+ * to fail): it never counts, so no crash can block a key for longer than the bound.
+ */
+async function countPending(kysely: Kysely<Tables>, keyId: string, since: string): Promise<number> {
   const row = await kysely
     .selectFrom('jobs')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('key_id', '=', keyId)
     .where('status', 'in', UNFINISHED)
+    .where('created_at', '>', since)
     .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
@@ -89,11 +94,21 @@ async function countPending(kysely: Kysely<Tables>, keyId: string): Promise<numb
 export class JobStore {
   readonly #db: () => Database;
   readonly #now: () => Date;
+  readonly #maxAgeMs: number;
 
-  /** On the engine's shared database for `config`, or on one given database (tests). */
-  constructor(source: DatabaseSource, options: { now?: () => Date } = {}) {
+  /**
+   * On the engine's shared database for `config`, or on one given database (tests).
+   * `maxAgeMs` (JOBS_MAX_AGE_MS): how long an unfinished job counts against its key.
+   */
+  constructor(source: DatabaseSource, options: { now?: () => Date; maxAgeMs?: number } = {}) {
     this.#db = () => databaseOf(source);
     this.#now = options.now ?? (() => new Date());
+    this.#maxAgeMs = options.maxAgeMs ?? Infinity;
+  }
+
+  /** ISO time `ms` before now (created_at is ISO UTC text, which sorts as time does). */
+  #ago(ms: number): string {
+    return Number.isFinite(ms) ? new Date(this.#now().getTime() - ms).toISOString() : '';
   }
 
   async #kysely() {
@@ -136,7 +151,7 @@ export class JobStore {
         const { sql } = await import('kysely');
         await sql`select pg_advisory_xact_lock(${sql.lit(SUBMISSIONS_LOCK)}, hashtext(${job.keyId}))`.execute(trx);
       }
-      const pending = await countPending(trx, job.keyId);
+      const pending = await countPending(trx, job.keyId, this.#ago(this.#maxAgeMs));
       if (pending >= limit) return { pending };
       await trx.insertInto('jobs').values(row).execute();
       return { job: toRecord(row) };
@@ -222,7 +237,26 @@ export class JobStore {
 
   /** Jobs of `keyId` not finished yet (queued or running): what the per-key queue limit counts. */
   async pending(keyId: string): Promise<number> {
-    return countPending(await this.#kysely(), keyId);
+    return countPending(await this.#kysely(), keyId, this.#ago(this.#maxAgeMs));
+  }
+
+  /**
+   * Unfinished jobs created more than `ageMs` ago, oldest first, at most `limit`: what the
+   * reconciler checks against the queue (reconcile.ts).
+   */
+  async unfinishedOlderThan(ageMs: number, limit: number): Promise<Pick<JobRecord, 'id' | 'status' | 'createdAt'>[]> {
+    const rows = await (
+      await this.#kysely()
+    )
+      .selectFrom('jobs')
+      .select(['id', 'status', 'created_at'])
+      .where('status', 'in', UNFINISHED)
+      .where('created_at', '<=', this.#ago(ageMs))
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ id: r.id, status: r.status, createdAt: r.created_at }));
   }
 
   /** Ids of every unfinished job, oldest first (the in-process runner resumes them at boot). */

@@ -24,6 +24,9 @@ export function webhookBody(job: JobRecord): string {
   });
 }
 
+/** Whose deliveries share a per-receiver limit: the callback URL's origin (scheme, host, port). */
+export const receiverOf = (callbackUrl: string): string => new URL(callbackUrl).origin;
+
 /** `sha256=<hex>`: what a receiver recomputes over the raw body with its copy of the secret. */
 export const signature = (body: string, secret: string) => `sha256=${crypto.createHmac('sha256', secret).update(body).digest('hex')}`;
 
