@@ -27,6 +27,7 @@ import { EngineMetrics } from './metrics/metrics.js';
 import { Jobs } from './jobs/service.js';
 import { WORKER_ROUTES } from './jobs/settings.js';
 import { scopeOf, type EngineScope } from './scope.js';
+import { startTracing } from './tracing/tracing.js';
 
 export { ROOT };
 export const ENDPOINTS_DIR = path.join(ROOT, 'endpoints');
@@ -80,7 +81,7 @@ export function createEngine(options: EngineOptions): Engine {
     config.env,
     http,
   );
-  const cache = createResultCache(config, logger);
+  const cache = createResultCache(config, logger, (outcome) => metrics.cacheLookup(outcome));
   const registry = buildRegistry(endpoints, (endpoint) => ({ config, endpoint, manifestDir: endpoint.dir, http, upstreams, cache, files }), {
     eager: options.eager,
     checked: compiled !== undefined && !options.eager,
@@ -101,9 +102,12 @@ export function createEngine(options: EngineOptions): Engine {
   const context: FeatureContext = { config, registry, store, usage, quota, files, logger, metrics, jobs, builtins: () => builtins };
   for (const feature of features) builtins.push(...(feature.routes?.(context) ?? []));
 
-  const app = new Koa({ proxy: config.env.TRUST_PROXY === '1' });
+  // the client's address is decided by TRUST_PROXY in requestContext (http/client-ip.ts), not by Koa's all-or-nothing `proxy`
+  const app = new Koa();
   app.silent = true;
-  app.use(requestContext(config, logger, metrics));
+  // OpenTelemetry when OTEL_EXPORTER_OTLP_ENDPOINT is set; nothing of it is loaded otherwise
+  const tracing = startTracing(config, logger);
+  app.use(requestContext(config, logger, metrics, tracing));
   // /as/<host>/…: the genre's host base URLs, rewritten before dispatch
   app.use(asHost());
   // a worker serves nothing public: its health and metrics only
@@ -145,6 +149,7 @@ export function createEngine(options: EngineOptions): Engine {
         files.close(),
         scope.close(),
         ...features.map((f) => f.close?.()),
+        tracing?.then((t) => t?.close()),
       ]);
       await closeDatabase(config);
     },

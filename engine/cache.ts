@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { connectRedis, type RedisConnection } from './redis.js';
 import type { Config } from './config.js';
 import { silentLogger, type Logger } from './log.js';
+import type { CacheOutcome } from './metrics/metrics.js';
 
 /**
  * Result cache with single-flight: concurrent misses for one key share one
@@ -51,7 +52,14 @@ class RedisStore implements Store {
   }
 }
 
-export function createResultCache(config: Pick<Config, 'redisUrl' | 'redisTimeoutMs'>, logger: Logger = silentLogger): ResultCache {
+/** Told how each lookup ended (the engine's metrics: hit rate). */
+export type CacheObserver = (outcome: CacheOutcome) => void;
+
+export function createResultCache(
+  config: Pick<Config, 'redisUrl' | 'redisTimeoutMs'>,
+  logger: Logger = silentLogger,
+  observe: CacheObserver = () => {},
+): ResultCache {
   const store: Store = config.redisUrl
     ? new RedisStore(connectRedis(config.redisUrl, { role: 'result cache', logger, commandTimeoutMs: config.redisTimeoutMs }))
     : new MemoryStore();
@@ -60,10 +68,17 @@ export function createResultCache(config: Pick<Config, 'redisUrl' | 'redisTimeou
     async wrap<T>(key: string, ttlSeconds: number, compute: () => Promise<T>): Promise<T> {
       if (ttlSeconds > 0) {
         const hit = await store.get(key).catch(() => undefined);
-        if (hit !== undefined) return hit as T;
+        if (hit !== undefined) {
+          observe('hit');
+          return hit as T;
+        }
       }
       const running = inflight.get(key);
-      if (running) return running as Promise<T>;
+      if (running) {
+        observe('shared');
+        return running as Promise<T>;
+      }
+      observe('miss');
       const promise = compute()
         .then((value) => {
           // not awaited: the answer never waits for the store (the memory store has set it

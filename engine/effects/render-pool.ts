@@ -62,7 +62,7 @@ export class RenderPool {
   /** Jobs running and waiting (for /metrics). */
   get stats(): PoolStats {
     const queued = this.pool.queueSize;
-    return { active: Math.max(0, this.inFlight - queued), queued };
+    return { active: Math.max(0, this.inFlight - queued), queued, workers: this.threads, queueLimit: this.maxQueue };
   }
 
   get queueSize(): number {

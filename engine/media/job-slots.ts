@@ -1,4 +1,5 @@
 import { overloaded } from '../errors.js';
+import type { PoolStats } from '../workers/pool-stats.js';
 
 /**
  * The media-wide concurrency cap: at most `limit` jobs hold a slot (a slot lasts
@@ -20,6 +21,11 @@ export class JobSlots {
 
   get queued(): number {
     return this.waiting.length;
+  }
+
+  /** Slots held and waited for, for /metrics (the media pool). */
+  get stats(): PoolStats {
+    return { active: this.running, queued: this.waiting.length, workers: this.limit, queueLimit: this.queue };
   }
 
   /** Wait for a slot; resolves with its release function (call it exactly once). */

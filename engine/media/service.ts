@@ -237,5 +237,5 @@ function produced(file: CachedFile): Produced {
 
 /** The media service of the engine that `setup` belongs to, made on its first media call and stopped with the engine (engine/scope.ts). */
 export function mediaService(setup: Pick<AdapterSetup, 'config' | 'files' | 'http'>): MediaService {
-  return scopeOf(setup.config).own('media', () => new MediaService(setup), { close: (service) => service.close() });
+  return scopeOf(setup.config).own('media', () => new MediaService(setup), { close: (service) => service.close(), stats: (service) => service.slots.stats });
 }

@@ -14,6 +14,12 @@ export interface RequestLabels {
 
 export const UNMATCHED: RequestLabels = { category: 'none', endpoint: 'unmatched' };
 
+/** `2xx` … `5xx`: what alerts and dashboards group by (error rate), one label value per hundred. */
+export const statusClass = (status: number): string => `${Math.floor(status / 100)}xx`;
+
+/** How a result-cache lookup ended: a stored answer, a computation already running for the same key (single-flight), or a computation. */
+export type CacheOutcome = 'hit' | 'shared' | 'miss';
+
 /**
  * The engine's Prometheus metrics (prom-client). One registry per engine, not
  * prom-client's global one, so several engines in one process (tests) keep their own
@@ -28,17 +34,19 @@ export class EngineMetrics {
    * validation and hashing; folded into the counter whenever it is read (scrape, get()).
    */
   #answered = new Map<RequestLabels, Map<number, number>>();
+  /** The duration's labels per route and status class, made once each (observe() on the request path allocates nothing). */
+  #timed = new Map<RequestLabels, Map<number, Readonly<RequestLabels & { class: string }>>>();
   private readonly requests = new Counter({
     name: 'manifold_http_requests_total',
-    help: 'HTTP requests answered, by endpoint path template and status',
-    labelNames: ['category', 'endpoint', 'status'] as const,
+    help: 'HTTP requests answered, by endpoint path template, status and status class (2xx…5xx)',
+    labelNames: ['category', 'endpoint', 'status', 'class'] as const,
     registers: [this.registry],
     collect: () => this.#foldAnswered(),
   });
   private readonly duration = new Histogram({
     name: 'manifold_http_request_duration_seconds',
-    help: 'Time from receiving a request to its answer (headers and JSON bodies; streamed files end later)',
-    labelNames: ['category', 'endpoint'] as const,
+    help: 'Time from receiving a request to its answer (headers and JSON bodies; streamed files end later), by endpoint and status class',
+    labelNames: ['category', 'endpoint', 'class'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
     registers: [this.registry],
   });
@@ -46,6 +54,18 @@ export class EngineMetrics {
     name: 'manifold_upstream_requests_total',
     help: 'Calls to operator-configured upstream services, by upstream name and outcome (ok, error, timeout)',
     labelNames: ['upstream', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly keyRequests = new Counter({
+    name: 'manifold_key_requests_total',
+    help: "Requests made with an API key, by the key's tier and the answer's status class (never the key: its usage per key is GET /api/admin/usage)",
+    labelNames: ['tier', 'class'] as const,
+    registers: [this.registry],
+  });
+  private readonly cacheLookups = new Counter({
+    name: 'manifold_result_cache_lookups_total',
+    help: 'Result-cache lookups of cacheable endpoints: hit (a stored answer), shared (joined a computation already running for the same request), miss (computed)',
+    labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
 
@@ -60,6 +80,19 @@ export class EngineMetrics {
         for (const [pool, stats] of scope?.poolStats() ?? []) {
           this.set({ pool, state: 'active' }, stats.active);
           this.set({ pool, state: 'queued' }, stats.queued);
+        }
+      },
+    });
+    new Gauge({
+      name: 'manifold_pool_capacity',
+      help: 'What the worker pools hold at most: workers (tasks run at once) and queue (tasks allowed to wait); saturation is manifold_pool_tasks over this',
+      labelNames: ['pool', 'kind'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [pool, stats] of scope?.poolStats() ?? []) {
+          this.set({ pool, kind: 'workers' }, stats.workers);
+          this.set({ pool, kind: 'queue' }, stats.queueLimit);
         }
       },
     });
@@ -86,14 +119,33 @@ export class EngineMetrics {
     let byStatus = this.#answered.get(labels);
     if (!byStatus) this.#answered.set(labels, (byStatus = new Map()));
     byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
-    this.duration.observe(labels, seconds);
+    this.duration.observe(this.#withClass(labels, status), seconds);
+  }
+
+  #withClass(labels: RequestLabels, status: number): Readonly<RequestLabels & { class: string }> {
+    const hundred = Math.floor(status / 100);
+    let byClass = this.#timed.get(labels);
+    if (!byClass) this.#timed.set(labels, (byClass = new Map()));
+    let made = byClass.get(hundred);
+    if (!made) byClass.set(hundred, (made = Object.freeze({ ...labels, class: statusClass(status) })));
+    return made;
+  }
+
+  /** Count one request made with a key of `tier` (the shared test key's or a personal one). */
+  keyRequest(tier: string, status: number): void {
+    this.keyRequests.inc({ tier, class: statusClass(status) });
+  }
+
+  /** Count one result-cache lookup (cache.ts). */
+  cacheLookup(outcome: CacheOutcome): void {
+    this.cacheLookups.inc({ outcome });
   }
 
   #foldAnswered(): void {
     const answered = this.#answered;
     if (answered.size === 0) return;
     this.#answered = new Map();
-    for (const [labels, byStatus] of answered) for (const [status, n] of byStatus) this.requests.inc({ ...labels, status }, n);
+    for (const [labels, byStatus] of answered) for (const [status, n] of byStatus) this.requests.inc({ ...labels, status, class: statusClass(status) }, n);
   }
 
   /** Count one upstream call (retries included in the one call). */

@@ -27,6 +27,8 @@ export interface AdmitOptions {
  * limiter and no quota; a promise with Redis or a quota (one statement in the database).
  */
 export function admit(ctx: Context, deps: AdmitDeps, principal: Principal, route: string, options: AdmitOptions = {}): Promise<void> | undefined {
+  // who called, for the access log and the usage-by-tier metric (request-context.ts), refused or not
+  if (options.keyed !== false) ctx.state.principal = principal;
   const limited = enforceRateLimit(ctx, deps.limiter, principal);
   if (options.keyed === false) return limited;
   const { daily } = principal;

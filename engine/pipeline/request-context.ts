@@ -3,11 +3,14 @@ import type { Middleware } from 'koa';
 import type { Config } from '../config.js';
 import { failure, toApiError } from '../envelope.js';
 import { keyFromRequest } from '../auth/key-from-request.js';
-import { redactUrl } from '../auth/redact.js';
+import { redactText, redactUrl } from '../auth/redact.js';
 import type { Logger } from '../log.js';
 import { rootCause } from '../db/unavailable.js';
 import { hasBody } from './body.js';
 import { UNMATCHED, type EngineMetrics, type RequestLabels } from '../metrics/metrics.js';
+import { clientIpResolver } from '../http/client-ip.js';
+import type { Principal } from '../auth/authenticate.js';
+import type { RequestSpan, RequestTracing } from '../tracing/tracing.js';
 
 /** While the database is down every request fails alike: one warning per interval, not one per request. */
 const DATABASE_LOG_INTERVAL_MS = 10_000;
@@ -32,16 +35,25 @@ function outageLog(intervalMs: number) {
 
 const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const EXPOSED_HEADERS = 'X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After';
+/** A User-Agent is logged up to this length: enough to tell bots and libraries apart, never a flood. */
+const USER_AGENT_MAX = 256;
 
 /**
- * Outermost middleware: the request id, the one access-log line (with secrets
- * redacted) and the request's count in the metrics (the status is final here), CORS, and the error envelope for anything thrown further in. Nothing
- * thrown escapes as a non-envelope body and no stack reaches the client.
+ * Outermost middleware: the request id, the client's address (TRUST_PROXY: http/client-ip.ts,
+ * set as `ctx.ip` for everything further in), the one access-log line (with secrets
+ * redacted: client address, key id and user agent, never the key), the request's count
+ * in the metrics (the status is final here), its span when tracing is on, CORS, and the
+ * error envelope for anything thrown further in. Nothing thrown escapes as a
+ * non-envelope body and no stack reaches the client.
  */
-export function requestContext(config: Config, log: Logger, metrics?: EngineMetrics): Middleware {
+export function requestContext(config: Config, log: Logger, metrics?: EngineMetrics, tracing?: Promise<RequestTracing | undefined>): Middleware {
   const databaseDown = outageLog(DATABASE_LOG_INTERVAL_MS);
+  const clientIp = clientIpResolver(config.trustProxy);
   return async (ctx, next) => {
     const started = performance.now();
+    ctx.request.ip = clientIp(ctx.req);
+    // the SDK loads in the background at boot: requests before it has are not traced
+    const span: RequestSpan | undefined = tracing && (await tracing)?.start(ctx);
     const sent = ctx.req.headers['x-request-id'];
     const id = typeof sent === 'string' && CLIENT_ID.test(sent) ? sent : crypto.randomUUID();
     ctx.state.requestId = id;
@@ -58,7 +70,7 @@ export function requestContext(config: Config, log: Logger, metrics?: EngineMetr
         return;
       }
       // the dispatcher (pipeline/dispatch.ts) answers 404 and 405 for every route
-      await next();
+      await (span ? span.run(next) : next());
     } catch (err) {
       const error = toApiError(err);
       if (error.status >= 500 && error.code === 'internal_error') log.error({ requestId: id, path: ctx.path, err });
@@ -76,13 +88,31 @@ export function requestContext(config: Config, log: Logger, metrics?: EngineMetr
     } finally {
       const ms = performance.now() - started;
       // labelled by the matched path template (dispatch.ts), never the URL: bounded cardinality
-      metrics?.request((ctx.state.metricLabels as RequestLabels | undefined) ?? UNMATCHED, ctx.status, ms / 1000);
+      const labels = ctx.state.metricLabels as RequestLabels | undefined;
+      metrics?.request(labels ?? UNMATCHED, ctx.status, ms / 1000);
+      // set once the key was verified (pipeline/admit.ts); the key itself is never at hand here
+      const principal = ctx.state.principal as Principal | undefined;
+      if (principal) metrics?.keyRequest(principal.tier, ctx.status);
+      span?.end({ status: ctx.status, route: labels?.endpoint, clientIp: ctx.ip });
       if (config.logRequests) {
         // the endpoint's secret params, as a set built once per endpoint (pipeline/endpoint.ts)
         const secretParams = ctx.state.secretParams as ReadonlySet<string> | undefined;
         // the presented key is blanked under any name it may also appear under (`q=<key>`)
-        const url = redactUrl(ctx.originalUrl, secretParams, [keyFromRequest(ctx), config.testApiKey]);
-        log.info({ requestId: id, method: ctx.method, url, status: ctx.status, ms: Math.round(ms * 10) / 10 });
+        const secrets = [keyFromRequest(ctx), config.testApiKey];
+        const url = redactUrl(ctx.originalUrl, secretParams, secrets);
+        const agent = ctx.req.headers['user-agent'];
+        log.info({
+          requestId: id,
+          method: ctx.method,
+          url,
+          status: ctx.status,
+          ms: Math.round(ms * 10) / 10,
+          ip: ctx.ip,
+          // the key's record id (`test` for the shared test key), as GET /api/admin/keys lists it
+          ...(principal && { keyId: principal.keyId, tier: principal.tier }),
+          ...(agent && { userAgent: redactText(agent.slice(0, USER_AGENT_MAX), secrets) }),
+          ...(span && { traceId: span.traceId }),
+        });
       }
     }
   };

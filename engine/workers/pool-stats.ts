@@ -8,4 +8,8 @@ export interface PoolStats {
   active: number;
   /** Tasks waiting for a worker. */
   queued: number;
+  /** Tasks run at once at most (threads, media slots): `active` over this is how busy the pool is. */
+  workers: number;
+  /** Tasks allowed to wait; past it callers get 503 overloaded. */
+  queueLimit: number;
 }

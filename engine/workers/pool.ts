@@ -130,7 +130,7 @@ export class BoundedPool {
 
   /** Tasks running and waiting (for /metrics). */
   get stats(): PoolStats {
-    return { active: Math.min(this.inFlight, this.threads), queued: this.queueSize };
+    return { active: Math.min(this.inFlight, this.threads), queued: this.queueSize, workers: this.threads, queueLimit: this.capacity - this.threads };
   }
 
   close(): Promise<void> {

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { serve, TEST_KEY } from '../support/serve.js';
 import { testEndpoints } from '../engine/test-endpoints.js';
+import { TEST_METRICS_TOKEN } from '../support/tokens.js';
 
 // a local upstream: /count answers JSON, /slow fails with 500 for q=fail and answers too late for q=late
 const upstreamServer = http.createServer((req, res) => {
@@ -60,7 +61,13 @@ t.test('requests are counted by path template and status, unknown paths as unmat
   t.equal(moved({ category: 'fun', endpoint: '/api/test/one', status: '200' }), 1);
   t.equal(moved({ category: 'fun', endpoint: '/api/test/one', status: '400' }), 1);
   t.equal(moved({ category: 'none', endpoint: 'unmatched', status: '404' }), 1);
-  t.ok(sample(text, 'manifold_http_request_duration_seconds_count', { category: 'fun', endpoint: '/api/test/one' }) >= 2, 'durations observed');
+  t.equal(moved({ category: 'fun', endpoint: '/api/test/one', class: '4xx' }), 1, 'the status class beside the status');
+  t.equal(
+    sample(text, 'manifold_http_request_duration_seconds_count', { category: 'fun', endpoint: '/api/test/one', class: '2xx' }),
+    1,
+    'durations by status class',
+  );
+  t.equal(sample(text, 'manifold_http_request_duration_seconds_count', { category: 'fun', endpoint: '/api/test/one', class: '4xx' }), 1);
   t.notMatch(text, /thing-\d+/, 'no raw URL among the labels');
   t.match(text, /^process_cpu_user_seconds_total /m, 'default process metrics');
   t.match(text, /^nodejs_heap_size_used_bytes /m);
@@ -86,23 +93,53 @@ t.test('scrapes are counted under the built-in route', async (t) => {
   t.ok(sample(text, 'manifold_http_requests_total', { category: 'builtin', endpoint: '/metrics', status: '200' }) >= 1);
 });
 
-t.test('worker pools report running and waiting tasks once started', async (t) => {
+t.test('worker pools report running and waiting tasks, and what they hold at most, once started', async (t) => {
   t.notMatch((await scrape()).text, /manifold_pool_tasks\{pool="probe"/);
-  served.engine.scope.own('probe', () => ({}), { stats: () => ({ active: 2, queued: 5 }) });
+  served.engine.scope.own('probe', () => ({}), { stats: () => ({ active: 2, queued: 5, workers: 2, queueLimit: 16 }) });
   t.teardown(() => served.engine.scope.release('probe'));
   const { text } = await scrape();
   t.equal(sample(text, 'manifold_pool_tasks', { pool: 'probe', state: 'active' }), 2);
   t.equal(sample(text, 'manifold_pool_tasks', { pool: 'probe', state: 'queued' }), 5);
+  t.equal(sample(text, 'manifold_pool_capacity', { pool: 'probe', kind: 'workers' }), 2);
+  t.equal(sample(text, 'manifold_pool_capacity', { pool: 'probe', kind: 'queue' }), 16);
+});
+
+t.test('key usage is counted by tier and status class, never by key', async (t) => {
+  const before = (await scrape()).text;
+  const key = await served.engine.keys.create({ tier: 'personal', label: 'metrics' });
+  t.equal((await fetch(`${served.url}/api/test/one?text=hi`, { headers: { 'X-API-Key': key.key } })).status, 200);
+  t.equal((await fetch(`${served.url}/api/test/one?text=hi&apikey=${TEST_KEY}`)).status, 200);
+  t.equal((await fetch(`${served.url}/api/test/one?apikey=${TEST_KEY}`)).status, 400);
+  t.equal((await fetch(`${served.url}/api/test/one?apikey=wrong-key`)).status, 401);
+  const { text } = await scrape();
+  const moved = (labels: Record<string, string>) => sample(text, 'manifold_key_requests_total', labels) - sample(before, 'manifold_key_requests_total', labels);
+  t.equal(moved({ tier: 'personal', class: '2xx' }), 1);
+  t.equal(moved({ tier: 'test', class: '2xx' }), 1);
+  t.equal(moved({ tier: 'test', class: '4xx' }), 1, 'a refused request with a good key counts; an unknown key has no tier');
+  t.notOk(text.includes(key.key), 'the key is nowhere in the exposition');
+  t.notOk(text.includes(TEST_KEY));
+});
+
+t.test('result-cache lookups are counted: hits, shared computations and misses', async (t) => {
+  const before = (await scrape()).text;
+  const q = `c${Date.now()}`;
+  t.equal((await fetch(`${served.url}/api/test/cached?q=${q}&apikey=${TEST_KEY}`)).status, 200);
+  t.equal((await fetch(`${served.url}/api/test/cached?q=${q}&apikey=${TEST_KEY}`)).status, 200);
+  const { text } = await scrape();
+  const moved = (outcome: string) =>
+    sample(text, 'manifold_result_cache_lookups_total', { outcome }) - sample(before, 'manifold_result_cache_lookups_total', { outcome });
+  t.equal(moved('miss'), 1);
+  t.equal(moved('hit'), 1);
 });
 
 t.test('METRICS_TOKEN: a bearer token is required', async (t) => {
-  const guarded = await serve({ METRICS_TOKEN: 'scrape-secret' }, { endpoints, upstreamSpecs: upstream(base) });
+  const guarded = await serve({ METRICS_TOKEN: 'metrics-7f3a9c2e51d84b06e9' }, { endpoints, upstreamSpecs: upstream(base) });
   t.teardown(() => guarded.close());
   const none = await fetch(`${guarded.url}/metrics`);
   t.equal(none.status, 403);
   t.match(await none.json(), { success: false, error: 'forbidden' });
   t.equal((await fetch(`${guarded.url}/metrics`, { headers: { Authorization: 'Bearer wrong' } })).status, 403);
-  const ok = await fetch(`${guarded.url}/metrics`, { headers: { Authorization: 'Bearer scrape-secret' } });
+  const ok = await fetch(`${guarded.url}/metrics`, { headers: { Authorization: 'Bearer metrics-7f3a9c2e51d84b06e9' } });
   t.equal(ok.status, 200);
   const text = await ok.text();
   t.match(text, /^# TYPE manifold_http_requests_total counter/m);

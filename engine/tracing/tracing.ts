@@ -1,0 +1,55 @@
+import type { Context } from 'koa';
+import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
+import { otlpTarget } from './otlp-target.js';
+
+/**
+ * OpenTelemetry tracing, on when the host sets OTEL_EXPORTER_OTLP_ENDPOINT (or the
+ * traces-only OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) and off by default. This module
+ * imports nothing of OpenTelemetry: the SDK (otel.ts) is loaded only when tracing is
+ * on, so a default boot never pays for it.
+ */
+
+/** What the request pipeline tells the span of one request when it is answered. */
+export interface RequestAnswer {
+  status: number;
+  /** The matched path template (`/api/download/ytmp3`), never the raw URL; absent for unmatched paths. */
+  route?: string;
+  clientIp: string;
+}
+
+/** One request's span. */
+export interface RequestSpan {
+  /** Run the rest of the request in the span's context, so spans made further in are its children. */
+  run<T>(next: () => Promise<T>): Promise<T>;
+  /** The trace this request belongs to, for its access-log line. */
+  readonly traceId: string;
+  end(answer: RequestAnswer): void;
+}
+
+export interface RequestTracing {
+  /** A server span for `ctx`, continuing the caller's trace when it sent a `traceparent`. */
+  start(ctx: Context): RequestSpan;
+  /** Export what is buffered and stop (the engine's close). */
+  close(): Promise<void>;
+}
+
+/** Whether tracing is on for this environment. OTEL_SDK_DISABLED=true turns it off whatever else is set, as the OpenTelemetry specification says. */
+export function tracingEnabled(env: Config['env']): boolean {
+  if (env.OTEL_SDK_DISABLED?.toLowerCase() === 'true') return false;
+  return Boolean(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT);
+}
+
+/** Start tracing when it is on (the SDK loads now, in the background); undefined when off. */
+export function startTracing(config: Config, logger: Logger): Promise<RequestTracing | undefined> | undefined {
+  if (!tracingEnabled(config.env)) return undefined;
+  otlpTarget(config.env); // a bad protocol or URL stops the boot, naming the variable
+  return import('./otel.js').then(
+    ({ startOtel }) => startOtel(config.env, logger),
+    // a broken install must not take the API down with it: requests go on untraced
+    (err: unknown) => {
+      logger.error({ msg: 'tracing not started: the OpenTelemetry SDK did not load', err });
+      return undefined;
+    },
+  );
+}
