@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { nonNegativeInt, optionalPositiveInt, positiveInt } from './settings/int.js';
+import { checkSecrets } from './settings/secret-strength.js';
 import { parseTrustProxy, type TrustProxy } from './http/client-ip.js';
 
 /**
@@ -16,7 +17,8 @@ export interface Config {
   endpointsDir?: string;
   creator: string;
   version: string;
-  testApiKey: string;
+  /** The shared test key; undefined when TEST_API_KEY=off (the key then answers 401 like any unknown one). */
+  testApiKey?: string;
   adminToken?: string;
   testKeyRpm: number;
   personalKeyRpm: number;
@@ -92,12 +94,16 @@ export interface EffectsSettings {
 
 /** The shared test key when TEST_API_KEY is unset; documented in the README. */
 export const DEFAULT_TEST_API_KEY = 'manifold-test';
+/** TEST_API_KEY's value that switches the shared test key off. */
+export const TEST_KEY_OFF = 'off';
 export const API_VERSION = '3.0.4';
 
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(source)) if (v !== undefined && v !== '') env[k] = v;
   const port = nonNegativeInt(env, 'PORT', 3000);
+  // a placeholder admin or metrics token stops the boot, as a typo in a number does
+  checkSecrets(env);
   return Object.freeze({
     port,
     host: env.HOST ?? '0.0.0.0',
@@ -106,7 +112,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     endpointsDir: env.ENDPOINTS_DIR && path.resolve(env.ENDPOINTS_DIR),
     creator: env.CREATOR ?? 'Manifold',
     version: API_VERSION,
-    testApiKey: env.TEST_API_KEY ?? DEFAULT_TEST_API_KEY,
+    testApiKey: env.TEST_API_KEY === TEST_KEY_OFF ? undefined : (env.TEST_API_KEY ?? DEFAULT_TEST_API_KEY),
     adminToken: env.ADMIN_TOKEN,
     testKeyRpm: nonNegativeInt(env, 'TEST_KEY_RPM', 30),
     personalKeyRpm: nonNegativeInt(env, 'PERSONAL_KEY_RPM', 300),

@@ -4,6 +4,8 @@ import { createEngine } from './app.js';
 import { createHttpServer } from './http-server.js';
 import { createLogger } from './log.js';
 import { tuneV8 } from './v8-flags.js';
+import { bootWarnings } from './settings/boot-warnings.js';
+import { formatUnavailable, summarizeUnavailable } from './settings/unavailable-summary.js';
 
 /** `npm start`: boot from the environment and listen (HTTPS with HSTS when TLS files are given). */
 tuneV8();
@@ -46,6 +48,10 @@ server.listen(config.port, config.host, () => {
     // from the process's start to listening: module loading included
     bootMs,
   });
+  // what the host could set or install to enable the rest, one group per step
+  const unavailable = summarizeUnavailable(registry.routes);
+  if (unavailable.total) logger.info({ msg: formatUnavailable(unavailable), unavailable: unavailable.total });
+  for (const warning of bootWarnings(config)) logger.warn({ msg: warning });
 });
 
 // what the features run beside the HTTP server (features.ts)

@@ -6,14 +6,15 @@ import t from 'tap';
 import { testDialects } from '../support/dialects.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 import { testEndpoints } from '../engine/test-endpoints.js';
+import { TEST_ADMIN_TOKEN } from '../support/tokens.js';
 
 const { endpoints } = testEndpoints();
-const ADMIN = { Authorization: 'Bearer admin-secret' };
+const ADMIN = { Authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 const today = () => new Date().toISOString().slice(0, 10);
 
 for (const dialect of await testDialects(t)) {
   t.test(`${dialect.name}: usage per key, endpoint and day, filtered`, async (t) => {
-    const served = await serve({ ...(await dialect.env(t)), ADMIN_TOKEN: 'admin-secret' }, { endpoints });
+    const served = await serve({ ...(await dialect.env(t)), ADMIN_TOKEN: TEST_ADMIN_TOKEN }, { endpoints });
     t.teardown(() => served.close());
     const get = (path: string, headers: Record<string, string> = ADMIN) => fetch(served.url + path, { headers });
     const usage = async (query = '') => {

@@ -1,9 +1,10 @@
 import t from 'tap';
 import { timingSafeEqualSpy } from './crypto-spy.js';
 import { serve } from '../support/serve.js';
+import { TEST_ADMIN_TOKEN } from '../support/tokens.js';
 
 /** The key routes are built-ins (engine/admin/keys-routes.ts), served by the real engine with no manifests. */
-const ADMIN = { Authorization: 'Bearer admin-secret' };
+const ADMIN = { Authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 
 interface TestLike {
@@ -26,7 +27,7 @@ async function setup(t: TestLike, adminToken?: string) {
 }
 
 t.test('create, list and revoke over HTTP', async (t) => {
-  const { store, call } = await setup(t, 'admin-secret');
+  const { store, call } = await setup(t, TEST_ADMIN_TOKEN);
   const created = await call('POST', '/api/admin/keys', { headers: ADMIN, body: { tier: 'personal', label: 'bot' } });
   t.equal(created.status, 200);
   t.match(created.body, { status: 200, success: true, result: { id: /^key_/, key: /^mf_/, tier: 'personal', label: 'bot', createdAt: String } });
@@ -49,21 +50,21 @@ t.test('create, list and revoke over HTTP', async (t) => {
 });
 
 t.test('bad bodies are 400 invalid_parameter', async (t) => {
-  const { call } = await setup(t, 'admin-secret');
+  const { call } = await setup(t, TEST_ADMIN_TOKEN);
   t.match(await call('POST', '/api/admin/keys', { headers: ADMIN, body: { tier: 'gold' } }), { status: 400, body: { error: 'invalid_parameter' } });
   t.match(await call('POST', '/api/admin/keys', { headers: ADMIN, body: { label: 5 } }), { status: 400, body: { error: 'invalid_parameter' } });
   t.match(await call('POST', '/api/admin/keys', { headers: ADMIN, body: [1] }), { status: 400, body: { error: 'invalid_parameter' } });
 });
 
 t.test('every route needs the admin token', async (t) => {
-  const { store, call } = await setup(t, 'admin-secret');
+  const { store, call } = await setup(t, TEST_ADMIN_TOKEN);
   const key = await store.create();
   for (const [method, path] of [
     ['POST', '/api/admin/keys'],
     ['GET', '/api/admin/keys'],
     ['DELETE', `/api/admin/keys/${key.id}`],
   ]) {
-    const attempts: Record<string, string>[] = [{}, { Authorization: 'Bearer wrong' }, { Authorization: 'admin-secret' }, { 'X-API-Key': 'admin-secret' }];
+    const attempts: Record<string, string>[] = [{}, { Authorization: 'Bearer wrong' }, { Authorization: TEST_ADMIN_TOKEN }, { 'X-API-Key': TEST_ADMIN_TOKEN }];
     for (const headers of attempts) {
       const answer = await call(method, path, { headers });
       t.match(answer, { status: 403, body: { status: 403, success: false, error: 'forbidden' } }, `${method} ${path} ${JSON.stringify(headers)}`);
@@ -84,8 +85,8 @@ t.test('without ADMIN_TOKEN admin writes are disabled', async (t) => {
 t.test('the admin token is compared in constant time', async (t) => {
   const spy = timingSafeEqualSpy();
   const mod = await t.mockImport<typeof import('../../engine/admin/admin-token.js')>('../../engine/admin/admin-token.js', spy.mocks);
-  t.throws(() => mod.requireAdminToken('Bearer x', 'admin-secret'), { code: 'forbidden' });
-  t.doesNotThrow(() => mod.requireAdminToken(ADMIN.Authorization, 'admin-secret'));
+  t.throws(() => mod.requireAdminToken('Bearer x', TEST_ADMIN_TOKEN), { code: 'forbidden' });
+  t.doesNotThrow(() => mod.requireAdminToken(ADMIN.Authorization, TEST_ADMIN_TOKEN));
   t.equal(spy.calls.length, 2);
   t.ok(
     spy.calls.every(([a, b]) => a.length === 32 && b.length === 32),

@@ -19,9 +19,10 @@ import { startPostgres } from '../support/postgres.js';
 import { freePort } from '../support/free-port.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 import { testEndpoints } from '../engine/test-endpoints.js';
+import { TEST_ADMIN_TOKEN } from '../support/tokens.js';
 
 const { endpoints } = testEndpoints();
-const ADMIN = { Authorization: 'Bearer admin-secret' };
+const ADMIN = { Authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 /** The timeout the engines under test get, and the slack a shared 2-core machine needs on top. */
 const TIMEOUT_MS = 3000;
 const SLACK_MS = 3000;
@@ -73,7 +74,7 @@ async function recovers(t: Test, call: () => Promise<Response>, what: string, wi
   return ms;
 }
 
-const ENV = { ADMIN_TOKEN: 'admin-secret', DATABASE_TIMEOUT_MS: String(TIMEOUT_MS) };
+const ENV = { ADMIN_TOKEN: TEST_ADMIN_TOKEN, DATABASE_TIMEOUT_MS: String(TIMEOUT_MS) };
 const call = (base: string, path: string, headers: Record<string, string>) => fetch(base + path, { headers });
 /** Circuit cool-down (2 s) + a probe that may wait the timeout + slack. */
 const RECOVERY_MS = 2000 + TIMEOUT_MS + SLACK_MS;

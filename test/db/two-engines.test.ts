@@ -4,6 +4,7 @@ import { ENDPOINTS_DIR } from '../../engine/app.js';
 import { loadEndpoints } from '../../engine/manifest/load.js';
 import { startPostgres } from '../support/postgres.js';
 import { serve } from '../support/serve.js';
+import { TEST_ADMIN_TOKEN } from '../support/tokens.js';
 
 /**
  * Two engines on one DATABASE_URL behave as one service for keys and short links.
@@ -13,10 +14,10 @@ import { serve } from '../support/serve.js';
 const endpoints = loadEndpoints(path.join(ENDPOINTS_DIR, 'tempgen')).filter((e) => /short/.test(e.file));
 const postgres = await startPostgres(t);
 const url = await postgres.newDatabase();
-const ADMIN = { Authorization: 'Bearer admin-secret' };
+const ADMIN = { Authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
 const [a, b] = await Promise.all(
-  ['a', 'b'].map((name) => serve({ DATABASE_URL: `${url}?application_name=engine-${name}`, ADMIN_TOKEN: 'admin-secret' }, { endpoints })),
+  ['a', 'b'].map((name) => serve({ DATABASE_URL: `${url}?application_name=engine-${name}`, ADMIN_TOKEN: TEST_ADMIN_TOKEN }, { endpoints })),
 );
 t.teardown(async () => {
   await a.close();

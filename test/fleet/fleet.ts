@@ -14,6 +14,7 @@ import { startFixtureWhois } from '../support/fixture-whois.js';
 import { freePort } from '../support/free-port.js';
 import { startPostgres } from '../support/postgres.js';
 import { tempDataDir } from '../support/serve.js';
+import { TEST_ADMIN_TOKEN } from '../support/tokens.js';
 
 /**
  * A fleet of real processes, as a host runs one: PostgreSQL, Redis and an S3 server
@@ -23,7 +24,7 @@ import { tempDataDir } from '../support/serve.js';
  * Every upstream points at the local fixture upstream, DNS and WHOIS at local
  * servers: nothing leaves this host. Used by test/fleet and bench/fleet.
  */
-export const ADMIN_TOKEN = 'fleet-admin-token';
+export const ADMIN_TOKEN = TEST_ADMIN_TOKEN;
 export const TEST_KEY = 'fleet-test-key';
 
 type Teardown = { teardown(fn: () => unknown): void };

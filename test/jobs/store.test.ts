@@ -2,6 +2,7 @@ import t from 'tap';
 import { JobStore } from '../../engine/jobs/store.js';
 import { testDialects } from '../support/dialects.js';
 import { serve, TEST_KEY } from '../support/serve.js';
+import { TEST_ADMIN_TOKEN } from '../support/tokens.js';
 
 for (const dialect of await testDialects(t)) {
   t.test(`${dialect.name}: a job's life is recorded, and it belongs to its key`, async (t) => {
@@ -41,7 +42,7 @@ for (const dialect of await testDialects(t)) {
 }
 
 t.test('GET /api/jobs/:id answers the owner in the contract shape and 404 to anyone else', async (t) => {
-  const served = await serve({ ADMIN_TOKEN: 'admin-secret' });
+  const served = await serve({ ADMIN_TOKEN: TEST_ADMIN_TOKEN });
   t.teardown(() => served.close());
   const store = new JobStore(served.engine.config);
   const job = await store.create({ keyId: 'test', endpoint: 'GET /api/tools/web2zip', params: { url: 'https://example.com' } });
@@ -67,7 +68,7 @@ t.test('GET /api/jobs/:id answers the owner in the contract shape and 404 to any
   const created = await (
     await fetch(`${served.url}/api/admin/keys`, {
       method: 'POST',
-      headers: { Authorization: 'Bearer admin-secret', 'content-type': 'application/json' },
+      headers: { Authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },
       body: '{}',
     })
   ).json();

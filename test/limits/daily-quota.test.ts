@@ -10,6 +10,7 @@ import type { ApiError } from '../../engine/errors.js';
 import { testDialects } from '../support/dialects.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 import { testEndpoints } from '../engine/test-endpoints.js';
+import { TEST_ADMIN_TOKEN } from '../support/tokens.js';
 
 const { endpoints } = testEndpoints();
 const principal = (daily: number, keyId = 'key_q') => ({ keyId, tier: 'personal' as const, rpm: 1000, daily });
@@ -57,7 +58,7 @@ for (const dialect of dialects) {
   });
 
   t.test(`${dialect.name}: over HTTP — 429 daily_quota_exceeded, /checkapikey still answers, per tier`, async (t) => {
-    const served = await serve({ ...(await dialect.env(t)), TEST_KEY_DAILY: '3', PERSONAL_KEY_DAILY: '2', ADMIN_TOKEN: 'admin-secret' }, { endpoints });
+    const served = await serve({ ...(await dialect.env(t)), TEST_KEY_DAILY: '3', PERSONAL_KEY_DAILY: '2', ADMIN_TOKEN: TEST_ADMIN_TOKEN }, { endpoints });
     t.teardown(() => served.close());
     const get = (path: string, key: string) => fetch(served.url + path, { headers: { 'X-API-Key': key } });
     for (let i = 0; i < 3; i++) t.equal((await get('/api/test/one?text=a', TEST_KEY)).status, 200);
@@ -81,7 +82,7 @@ for (const dialect of dialects) {
     t.equal((await get('/api/test/one?text=a', key.key)).status, 429);
     t.match((await (await get('/checkapikey', key.key)).json()).result.daily_quota, { limit: 2, used: 2, remaining: 0 });
     const usage = await (
-      await fetch(`${served.url}/api/admin/usage?key=${key.id}&endpoint=/api/test/one`, { headers: { Authorization: 'Bearer admin-secret' } })
+      await fetch(`${served.url}/api/admin/usage?key=${key.id}&endpoint=/api/test/one`, { headers: { Authorization: `Bearer ${TEST_ADMIN_TOKEN}` } })
     ).json();
     t.equal(usage.result.total, 2, 'usage counts the admitted requests only');
   });

@@ -1,0 +1,26 @@
+import ipaddr from 'ipaddr.js';
+import { DEFAULT_TEST_API_KEY, type Config } from '../config.js';
+
+/**
+ * What a host should hear at boot about a setting that is legal but risky. Only warnings:
+ * a setting that cannot work stops the boot instead (config.ts, settings/*.ts).
+ */
+export function bootWarnings(config: Pick<Config, 'host' | 'testApiKey' | 'testKeyRpm'>): string[] {
+  const warnings: string[] = [];
+  // the documented key on a reachable address: anyone may spend the host's AI budget and quotas
+  if (config.testApiKey === DEFAULT_TEST_API_KEY && !isLoopback(config.host))
+    warnings.push(
+      `the public test key "${DEFAULT_TEST_API_KEY}" is on (${config.testKeyRpm} requests a minute for anyone) and the server listens on ${config.host}, ` +
+        'not only on this machine: set TEST_API_KEY=off (or a private value) on a public host, or HOST=127.0.0.1 behind a local proxy',
+    );
+  return warnings;
+}
+
+/** Does `host` accept connections from this machine only (127.0.0.0/8, ::1, localhost)? */
+export function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (!ipaddr.isValid(bare)) return false;
+  const address = ipaddr.process(bare); // ::ffff:127.0.0.1 counts as IPv4 loopback
+  return address.range() === 'loopback';
+}
