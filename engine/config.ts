@@ -41,6 +41,10 @@ export interface Config {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   bodyIdleTimeoutMs: number;
+  /** Slowest average rate (bytes a second) a body may arrive at once its first BODY_IDLE_TIMEOUT_MS have passed (BODY_MIN_RATE; 0: no minimum). */
+  bodyMinRate: number;
+  /** Connections one client address may hold open at once, or requests in progress through a trusted proxy (CLIENT_MAX_CONNECTIONS; 0: no cap). */
+  clientMaxConnections: number;
   /** Log one line per request to stdout. */
   logRequests: boolean;
   /** TRUST_PROXY: which peers' X-Forwarded-For names the client (http/client-ip.ts); undefined: the direct peer is the client. */
@@ -130,6 +134,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     headersTimeoutMs: nonNegativeInt(env, 'HEADERS_TIMEOUT_MS', 20_000),
     requestTimeoutMs: nonNegativeInt(env, 'REQUEST_TIMEOUT_MS', 300_000),
     bodyIdleTimeoutMs: nonNegativeInt(env, 'BODY_IDLE_TIMEOUT_MS', 15_000),
+    bodyMinRate: nonNegativeInt(env, 'BODY_MIN_RATE', 1024),
+    clientMaxConnections: nonNegativeInt(env, 'CLIENT_MAX_CONNECTIONS', 100),
     logRequests: env.LOG_REQUESTS !== '0',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     s3: env.S3_BUCKET ? s3Settings(env) : undefined,

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import type formidable from 'formidable';
 import type { Context, Middleware } from 'koa';
 import type { Config } from '../config.js';
-import { ApiError, invalidBody, payloadTooLarge, requestTimeout } from '../errors.js';
+import { ApiError, invalidBody, payloadTooLarge } from '../errors.js';
+import { watchBodyPace } from './body-pace.js';
 import type { Endpoint } from '../manifest/types.js';
 import type { UploadedFile } from '../adapters/types.js';
 import { JSON_MAX_DEPTH, nestedDeeperThan } from '../json-depth.js';
@@ -47,7 +48,7 @@ export class BodyParsers {
    * once (no promise to wait for). `gate` runs before the first file of a multipart body.
    */
   parse(ctx: Context, endpoint: BodySpec, gate?: FileGate): Promise<void> | undefined {
-    return hasBody(ctx) ? this.#withIdleTimeout(ctx, this.#parse(ctx, endpoint, gate)) : undefined;
+    return hasBody(ctx) ? this.#withPace(ctx, this.#parse(ctx, endpoint, gate)) : undefined;
   }
 
   async #parse(ctx: Context, endpoint: BodySpec, gate: FileGate | undefined): Promise<void> {
@@ -154,25 +155,23 @@ export class BodyParsers {
   }
 
   /**
-   * A body that stops arriving is given up after BODY_IDLE_TIMEOUT_MS without a byte
-   * (408), so a slow client cannot hold a connection and a parser for the whole
+   * A body that stops arriving, or crawls in, is given up (408) — BODY_IDLE_TIMEOUT_MS
+   * without a byte, or slower than BODY_MIN_RATE on average after that (body-pace.ts) —
+   * so a slow client cannot hold a connection and a parser for the whole
    * REQUEST_TIMEOUT_MS; only while the body is read, never while an answer streams.
    */
-  async #withIdleTimeout(ctx: Context, parsing: Promise<void>): Promise<void> {
-    const idle = this.config.bodyIdleTimeoutMs;
-    if (!idle) return parsing;
-    const { req } = ctx;
-    let onIdle: () => void = () => {};
-    const timedOut = new Promise<never>((_, reject) => (onIdle = () => reject(requestTimeout(`No part of the request body arrived for ${idle} ms`))));
+  async #withPace(ctx: Context, parsing: Promise<void>): Promise<void> {
+    const pace = { idleMs: this.config.bodyIdleTimeoutMs, minRate: this.config.bodyMinRate };
+    if (!pace.idleMs) return parsing;
+    let onTooSlow: (error: ApiError) => void = () => {};
+    const tooSlow = new Promise<never>((_, reject) => (onTooSlow = reject));
     // the race below reports the outcome; a parse that fails after the timeout must not go unhandled
     parsing.catch(() => {});
-    // the socket's idle timer: Node's HTTP parser refreshes it on every chunk it reads
-    req.setTimeout(idle, onIdle);
+    const stop = watchBodyPace(ctx.req, pace, (error) => onTooSlow(error));
     try {
-      await Promise.race([parsing, timedOut]);
+      await Promise.race([parsing, tooSlow]);
     } finally {
-      req.setTimeout(0);
-      req.off('timeout', onIdle);
+      stop();
     }
   }
 }

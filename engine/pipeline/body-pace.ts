@@ -1,0 +1,56 @@
+import type { IncomingMessage } from 'node:http';
+import { requestTimeout, type ApiError } from '../errors.js';
+
+/** How fast a body must keep coming: BODY_IDLE_TIMEOUT_MS and BODY_MIN_RATE (0 turns either off). */
+export interface BodyPace {
+  idleMs: number;
+  /** Bytes a second, on average, once the first `idleMs` have passed. */
+  minRate: number;
+}
+
+/**
+ * Watch a request body while it is read and call `onTooSlow` (once) when it falls behind
+ * its pace; returns the function that stops watching.
+ *
+ * Two rules. No pause longer than `idleMs`: the socket's idle timer, which Node's HTTP
+ * parser refreshes on every chunk. And no crawl: a client sending one byte every few
+ * seconds never pauses that long, yet holds a connection and a parser for the whole
+ * REQUEST_TIMEOUT_MS — a thousand of them exhaust the descriptors. So every window of
+ * `idleMs` must bring at least `minRate` bytes a second on average (the minimum data
+ * rate of Kestrel and mod_reqtimeout, judged per window rather than since the start, so
+ * that a fast first megabyte does not buy a long crawl after it). An honest upload on a
+ * slow mobile link, pauses included, stays far above it; a trickle is cut off within two
+ * windows.
+ *
+ * Bytes are read from the socket's counter (`bytesRead`), not from 'data' listeners: a
+ * listener of our own would switch the body stream to flowing before its parser is
+ * attached, and bytes would be lost. One timer per body, firing once a window.
+ */
+export function watchBodyPace(req: IncomingMessage, pace: BodyPace, onTooSlow: (error: ApiError) => void): () => void {
+  const { socket } = req;
+  let stopped = false;
+  const onIdle = () => fail(requestTimeout(`No part of the request body arrived for ${pace.idleMs} ms`));
+  const fail = (error: ApiError) => {
+    if (stopped) return;
+    stop();
+    onTooSlow(error);
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const stop = () => {
+    stopped = true;
+    clearInterval(timer);
+    req.setTimeout(0);
+    req.off('timeout', onIdle);
+  };
+  if (pace.idleMs) req.setTimeout(pace.idleMs, onIdle);
+  if (pace.minRate && pace.idleMs) {
+    const least = (pace.minRate * pace.idleMs) / 1000;
+    let counted = socket.bytesRead;
+    timer = setInterval(() => {
+      const arrived = socket.bytesRead - counted;
+      counted = socket.bytesRead;
+      if (arrived < least) fail(requestTimeout(`The request body arrived slower than ${pace.minRate} bytes a second (BODY_MIN_RATE)`));
+    }, pace.idleMs);
+  }
+  return stop;
+}
