@@ -11,7 +11,8 @@ export function bootWarnings(config: Pick<Config, 'host' | 'testApiKey' | 'testK
   if (config.testApiKey === DEFAULT_TEST_API_KEY && !isLoopback(config.host))
     warnings.push(
       `the public test key "${DEFAULT_TEST_API_KEY}" is on (${config.testKeyRpm} requests a minute for anyone) and the server listens on ${config.host}, ` +
-        'not only on this machine: set TEST_API_KEY=off (or a private value) on a public host, or HOST=127.0.0.1 behind a local proxy',
+        // "NAME=value" would read as a secret to the log's redaction, which blanks the value
+        'not only on this machine: on a public host switch it off (TEST_API_KEY set to "off") or make it private, or listen on 127.0.0.1 (HOST) behind a local proxy',
     );
   return warnings;
 }

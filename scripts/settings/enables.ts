@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadConfig } from '../../engine/config.js';
+import type { Config } from '../../engine/config.js';
 import { ADAPTERS } from '../../engine/adapters/index.js';
 import type { AdapterSetup } from '../../engine/adapters/types.js';
 import type { Endpoint } from '../../engine/manifest/types.js';
@@ -19,8 +19,8 @@ import { ROOT } from '../../engine/app.js';
 export interface Enablement {
   /** Endpoint id → variables it needs, all of them. */
   needs: Map<string, string[]>;
-  /** Endpoint id → variables of which any one (with its needs) enables it. */
-  anyOf: Map<string, string[]>;
+  /** Endpoint id → sets of variables of which any one set (with its needs) enables it: [[A], [B, C]] is A, or B and C together. */
+  anyOf: Map<string, string[][]>;
   /** Endpoints unavailable with every variable set (a missing data file…). */
   never: string[];
 }
@@ -35,12 +35,33 @@ function probeValue(name: string): string {
 /** Variables whose value names a place this process would start from: probing them would load other manifests or data. */
 const NOT_PROBED = new Set(['ENDPOINTS_DIR', 'DATA_DIR']);
 
+/** Enough for the AI aliases, which the most providers serve. */
+const MAX_ALTERNATIVES = 12;
+
+/**
+ * A smallest subset of `set` (not the smallest: one no member of which can go) for which `on`
+ * holds, halving first: the sets that enable an endpoint are one or two variables among
+ * hundreds, so large parts go at once (delta debugging's reduction).
+ */
+function minimize(set: string[], on: (set: string[]) => boolean): string[] {
+  let current = set;
+  for (let size = Math.ceil(current.length / 2); size >= 1; size = size === 1 ? 0 : Math.ceil(size / 2)) {
+    for (let i = 0; i < current.length;) {
+      const without = [...current.slice(0, i), ...current.slice(i + size)];
+      if (without.length < current.length && on(without)) current = without;
+      else i += size;
+    }
+  }
+  return current;
+}
+
 export function enablement(endpoints: Endpoint[], specs: UpstreamSpec[], variables: string[]): Enablement {
   const probed = variables.filter((v) => !NOT_PROBED.has(v));
   const unavailableUnder = (set: Iterable<string>, among: Endpoint[]): Set<string> => {
     const env: Record<string, string> = { PATH: path.join(ROOT, 'no-such-dir') };
     for (const name of set) env[name] = probeValue(name);
-    const config = loadConfig(env);
+    // availability reads only the environment: a whole Config would check every probe value (a token's strength…)
+    const config = { env: Object.freeze(env) } as unknown as Config;
     const upstreams = new UpstreamRegistry(specs, config.env);
     const out = new Set<string>();
     for (const endpoint of among) {
@@ -61,22 +82,21 @@ export function enablement(endpoints: Endpoint[], specs: UpstreamSpec[], variabl
     for (const id of without) needs.set(id, [...(needs.get(id) ?? []), name]);
   }
 
-  // the rest: endpoints their needs alone do not enable, grouped by those needs so each set is probed once per variable
-  const anyOf = new Map<string, string[]>();
-  const byNeeds = new Map<string, Endpoint[]>();
+  // the rest: endpoints their needs alone do not enable have alternatives, found one at a time:
+  // the smallest set of variables (beyond the needs) that enables the endpoint, then again without one of it
+  const anyOf = new Map<string, string[][]>();
   for (const endpoint of possible) {
-    const key = (needs.get(endpoint.id) ?? []).join(',');
-    byNeeds.set(key, [...(byNeeds.get(key) ?? []), endpoint]);
-  }
-  for (const [key, group] of byNeeds) {
-    const base = key ? key.split(',') : [];
-    const stillOff = group.filter((e) => unavailableUnder(base, [e]).size);
-    if (!stillOff.length) continue;
-    for (const name of probed) {
-      if (base.includes(name)) continue;
-      const off = unavailableUnder([...base, name], stillOff);
-      for (const endpoint of stillOff) if (!off.has(endpoint.id)) anyOf.set(endpoint.id, [...(anyOf.get(endpoint.id) ?? []), name]);
+    const base = needs.get(endpoint.id) ?? [];
+    const on = (set: string[]) => unavailableUnder([...base, ...set], [endpoint]).size === 0;
+    if (on([])) continue;
+    const alternatives: string[][] = [];
+    let pool = probed.filter((v) => !base.includes(v));
+    while (alternatives.length < MAX_ALTERNATIVES && on(pool)) {
+      const minimal = minimize(pool, on);
+      alternatives.push(minimal);
+      pool = pool.filter((v) => v !== minimal[0]);
     }
+    anyOf.set(endpoint.id, alternatives);
   }
   return { needs, anyOf, never: [...never].sort() };
 }

@@ -30,6 +30,8 @@ const SYSTEM_VARIABLES = new Set(['PATH']);
 
 /** Directories whose code the server runs (tests and benches set variables; they are not settings). */
 const CODE_DIRS = ['engine', 'scripts'];
+/** This scanner's own directory: its patterns and examples name variables without reading them. */
+const NOT_SCANNED = path.join('scripts', 'settings');
 
 const NAME = '[A-Z][A-Z0-9_]*[A-Z0-9]';
 const CODE_PATTERNS = [
@@ -40,6 +42,10 @@ const CODE_PATTERNS = [
   // a settings parser: positiveInt(env, 'X', …), nonNegativeInt(config.env, 'X', …)
   new RegExp(`\\w+\\(\\s*[\\w.]*env\\s*,\\s*['"](${NAME})['"]`, 'g'),
 ];
+/** `env[variable]`: a name chosen at run time, so the file's quoted names are taken as read (otlp-target.ts picks a protocol variable). */
+const DYNAMIC_READ = /\benv\[\s*[A-Za-z_$][\w$.]*\s*\]/;
+// with an underscore: error codes such a file also quotes (`'ENOENT'`) are single words
+const QUOTED_NAME = /['"]([A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9])['"]/g;
 /** `const { A: a, B } = env` or `= config.env`. */
 const DESTRUCTURED = /\{([^{}]*)\}\s*=\s*[\w.]*\benv\b/g;
 /** An executable the code spawns or looks for by name: binaryPath('fpcalc', env), onPath('flite', env). */
@@ -63,6 +69,7 @@ export function scanVariables(root = ROOT): Map<string, VariableUse> {
     const rel = path.relative(root, file);
     const text = fs.readFileSync(file, 'utf8');
     for (const pattern of CODE_PATTERNS) for (const m of text.matchAll(pattern)) add(m[1], rel);
+    if (DYNAMIC_READ.test(text)) for (const m of text.matchAll(QUOTED_NAME)) add(m[1], rel);
     for (const m of text.matchAll(DESTRUCTURED))
       for (const part of m[1].split(',')) {
         const key = part.split(':')[0].trim();
@@ -106,7 +113,9 @@ function codeFiles(root: string): string[] {
   const out: string[] = [];
   for (const dir of CODE_DIRS) {
     for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true, recursive: true })) {
-      if (entry.isFile() && /\.(ts|mjs|js)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(path.join(entry.parentPath, entry.name));
+      const file = path.join(entry.parentPath, entry.name);
+      if (path.relative(root, file).startsWith(NOT_SCANNED + path.sep)) continue;
+      if (entry.isFile() && /\.(ts|mjs|js)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(file);
     }
   }
   return out.sort();

@@ -1,0 +1,1 @@
+export function loadEnvFile(env?: Record<string, string | undefined>, cwd?: string): { file?: string; loaded: string[] };
