@@ -41,7 +41,7 @@ export interface Config {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   bodyIdleTimeoutMs: number;
-  /** Slowest average rate (bytes a second) a body may arrive at once its first BODY_IDLE_TIMEOUT_MS have passed (BODY_MIN_RATE; 0: no minimum). */
+  /** Slowest rate (bytes a second, on average over each BODY_IDLE_TIMEOUT_MS window) a body may arrive at (BODY_MIN_RATE; 0: no minimum). */
   bodyMinRate: number;
   /** Connections one client address may hold open at once, or requests in progress through a trusted proxy (CLIENT_MAX_CONNECTIONS; 0: no cap). */
   clientMaxConnections: number;

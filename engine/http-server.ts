@@ -7,7 +7,7 @@ import type { Duplex } from 'node:stream';
 import type { Config } from './config.js';
 import { failure } from './envelope.js';
 import { badRequest, headersTooLarge, requestTimeout, type ApiError } from './errors.js';
-import { ClientCap, directClients, peerAddress, tooManyConnections, type ClientAddressing } from './http/client-cap.js';
+import { ClientCap, clientAddressing, peerAddress, tooManyConnections, type ClientAddressing } from './http/client-cap.js';
 
 /**
  * The listening server, with the limits that protect it before a request reaches the
@@ -16,7 +16,7 @@ import { ClientCap, directClients, peerAddress, tooManyConnections, type ClientA
  * streaming), and an envelope instead of Node's bare status line for whatever Node's
  * HTTP parser refuses (`clientError`). CLIENT_MAX_CONNECTIONS caps what one client
  * address holds (http/client-cap.ts): connections of a direct client, requests in
- * progress of a client behind a trusted proxy (`clients` says which peers are proxies).
+ * progress of a client behind a trusted proxy (TRUST_PROXY, unless `clients` says otherwise).
  * HTTPS with HSTS when TLS_CERT_FILE and TLS_KEY_FILE are set. `npm start` (main.ts)
  * and the tests build the server here.
  */
@@ -25,7 +25,7 @@ export type HttpServer = http.Server | https.Server;
 /** How often Node checks the header and request timeouts (its default, 30 s, would let a timeout run 30 s late). */
 const TIMEOUT_CHECK_MS = 1000;
 
-export function createHttpServer(config: Config, handler: http.RequestListener, clients: ClientAddressing = directClients): HttpServer {
+export function createHttpServer(config: Config, handler: http.RequestListener, clients: ClientAddressing = clientAddressing(config.trustProxy)): HttpServer {
   const options: http.ServerOptions = {
     // Node refuses a headers timeout longer than the whole request's (0 turns either off)
     headersTimeout: config.requestTimeoutMs ? Math.min(config.headersTimeoutMs, config.requestTimeoutMs) : config.headersTimeoutMs,

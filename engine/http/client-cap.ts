@@ -1,5 +1,7 @@
 import type { IncomingMessage } from 'node:http';
+import proxyAddr from 'proxy-addr';
 import { ApiError } from '../errors.js';
+import { clientIpResolver, type TrustProxy } from './client-ip.js';
 
 /**
  * CLIENT_MAX_CONNECTIONS: how much of the server one client address may hold at once.
@@ -54,11 +56,16 @@ export interface ClientAddressing {
   clientOf(req: IncomingMessage): string;
 }
 
-/** Every peer is the client itself (no trusted proxy): connections are counted by their remote address. */
-export const directClients: ClientAddressing = {
-  viaProxy: () => false,
-  clientOf: (req) => peerAddress(req.socket.remoteAddress),
-};
+/**
+ * By the host's TRUST_PROXY (http/client-ip.ts): a peer it trusts as a proxy (any peer, when
+ * it gives a hop count) is counted per request by the client address it forwards; with no
+ * TRUST_PROXY every peer is the client itself, counted by connection.
+ */
+export function clientAddressing(trust: TrustProxy | undefined): ClientAddressing {
+  if (!trust) return { viaProxy: () => false, clientOf: (req) => peerAddress(req.socket.remoteAddress) };
+  const trusted = 'hops' in trust ? () => true : proxyAddr.compile([...trust.proxies]);
+  return { viaProxy: (peer) => trusted(peer, 0), clientOf: clientIpResolver(trust) };
+}
 
 /** A socket's remote address as one key per client: `::ffff:1.2.3.4` (IPv4 on a dual-stack listener) is `1.2.3.4`. */
 export const peerAddress = (address: string | undefined): string => (address ?? '').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');

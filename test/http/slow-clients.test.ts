@@ -208,32 +208,37 @@ t.test('a slow but honest body (well above BODY_MIN_RATE) is not cut off', { tim
 });
 
 t.test('through a trusted proxy the cap counts requests in progress per forwarded client', async (t) => {
-  const config = loadConfig({ CLIENT_MAX_CONNECTIONS: '2', LOG_REQUESTS: '0' });
+  // the test client is the proxy (TRUST_PROXY names its address) and forwards two clients
+  const config = loadConfig({ CLIENT_MAX_CONNECTIONS: '2', LOG_REQUESTS: '0', TRUST_PROXY: '127.0.0.1' });
   // the first four requests are held until all four have arrived; later ones are answered at once
   const held: http.ServerResponse[] = [];
   let twoHeld: () => void = () => {};
   const twoAreHeld = new Promise<void>((resolve) => (twoHeld = resolve));
-  const server = createHttpServer(
-    config,
-    (_req, res) => {
-      if (held.length >= 4) return void res.end('ok');
-      held.push(res);
-      if (held.length === 2) twoHeld();
-      if (held.length === 4) for (const r of held) r.end('ok');
-    },
-    { viaProxy: () => true, clientOf: (req) => String(req.headers['x-client']) },
-  );
+  const server = createHttpServer(config, (_req, res) => {
+    if (held.length >= 4) return void res.end('ok');
+    held.push(res);
+    if (held.length === 2) twoHeld();
+    if (held.length === 4) for (const r of held) r.end('ok');
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   t.teardown(() => new Promise((r) => server.close(r)));
   const agent = new http.Agent({ keepAlive: true });
   t.teardown(() => agent.destroy());
-  const get = (client: string) =>
+  const get = (client: 'a' | 'b') =>
     new Promise<number>((resolve, reject) =>
       http
-        .get({ port: (server.address() as AddressInfo).port, host: '127.0.0.1', headers: { 'X-Client': client }, agent }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        })
+        .get(
+          {
+            port: (server.address() as AddressInfo).port,
+            host: '127.0.0.1',
+            headers: { 'X-Forwarded-For': client === 'a' ? '203.0.113.1' : '203.0.113.2' },
+            agent,
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        )
         .on('error', reject),
     );
   // client a holds two requests in progress: its third is refused; b, through the same proxy, is not
