@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { CircuitBreaker } from '../circuit-breaker.js';
 import type { Config } from '../config.js';
@@ -9,6 +9,7 @@ import type { Dialect } from './migrations.js';
 import type { Tables } from './tables.js';
 import { ApiError } from '../errors.js';
 import { databaseUnavailable, isTimeout, isUnreachable } from './unavailable.js';
+import { Sqlite } from './sqlite-driver.js';
 
 /**
  * Where Manifold keeps its state: PostgreSQL when DATABASE_URL is set (shared by
@@ -129,7 +130,7 @@ const migratingFiles = new Map<string, Promise<unknown>>();
 
 function openSqlite(file: string): Database {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = new BetterSqlite3(file, { timeout: BUSY_TIMEOUT_MS });
+  const sqlite = new Sqlite(file, { timeout: BUSY_TIMEOUT_MS });
   // WAL: the server reads while another process (the keys CLI) writes.
   walMode(sqlite);
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);

@@ -2,11 +2,11 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import BetterSqlite3 from 'better-sqlite3';
 import t from 'tap';
 import { sql } from 'kysely';
 import { loadConfig } from '../../engine/config.js';
 import { closeDatabase, database, openDatabase, readyDatabase } from '../../engine/db/database.js';
+import { Sqlite } from '../../engine/db/sqlite-driver.js';
 import { MIGRATION_NAMES } from '../../engine/db/migrations.js';
 import { testDialects } from '../support/dialects.js';
 
@@ -106,7 +106,7 @@ t.test('postgres: a shared database whose server was down is opened afresh on ne
 t.test('sqlite: a database made before this layer keeps its state', async (t) => {
   const file = path.join(t.testdir(), 'manifold.db');
   // the schema the hand-made migrations of the previous version left, with some state
-  const old = new BetterSqlite3(file);
+  const old = new Sqlite(file);
   old.exec(`
     CREATE TABLE migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL);
     INSERT INTO migrations VALUES ('auth/001-api-keys', 'x'), ('shortener/001-short-links', 'x'),
