@@ -24,6 +24,7 @@ import { BodyParsers } from './pipeline/body.js';
 import type { Builtin } from './pipeline/builtin.js';
 import { engineFeatures, type FeatureContext } from './features.js';
 import { EngineMetrics } from './metrics/metrics.js';
+import type { CircuitReading } from './metrics/dependencies.js';
 import { Jobs } from './jobs/service.js';
 import { WORKER_ROUTES } from './jobs/settings.js';
 import { scopeOf, type EngineScope } from './scope.js';
@@ -99,7 +100,9 @@ export function createEngine(options: EngineOptions): Engine {
 
   // the features' built-in routes, one table: dispatched, listed and documented like the manifests
   const builtins: Builtin[] = [];
-  const context: FeatureContext = { config, registry, store, usage, quota, files, logger, metrics, jobs, builtins: () => builtins };
+  // the circuits in front of dependencies, for /metrics
+  const circuits = (): CircuitReading[] => [['result cache', cache.circuit]];
+  const context: FeatureContext = { config, registry, store, usage, quota, files, logger, metrics, jobs, builtins: () => builtins, circuits };
   for (const feature of features) builtins.push(...(feature.routes?.(context) ?? []));
 
   // the client's address is decided by TRUST_PROXY in requestContext (http/client-ip.ts), not by Koa's all-or-nothing `proxy`

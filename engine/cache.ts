@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { connectRedis, type RedisConnection } from './redis.js';
+import type { CircuitState } from './circuit-breaker.js';
 import type { Config } from './config.js';
 import { silentLogger, type Logger } from './log.js';
 import type { CacheOutcome } from './metrics/metrics.js';
@@ -15,12 +16,15 @@ import type { CacheOutcome } from './metrics/metrics.js';
 export interface ResultCache {
   wrap<T>(key: string, ttlSeconds: number, compute: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** The circuit in front of Redis (metrics); undefined for the in-process cache. */
+  readonly circuit?: CircuitState;
 }
 
 interface Store {
   get(key: string): Promise<unknown | undefined>;
   set(key: string, value: unknown, ttlSeconds: number): Promise<void>;
   close(): Promise<void>;
+  readonly circuit?: CircuitState;
 }
 
 class MemoryStore implements Store {
@@ -40,6 +44,9 @@ const approxSize = (v: unknown) => Math.max(1, Buffer.isBuffer(v) ? v.length : J
 
 class RedisStore implements Store {
   constructor(private readonly redis: RedisConnection) {}
+  get circuit() {
+    return this.redis.circuit;
+  }
   async get(key: string) {
     const raw = await this.redis.run((client) => client.get(`manifold:cache:${key}`));
     return raw === null ? undefined : JSON.parse(raw);
@@ -91,5 +98,8 @@ export function createResultCache(
       return promise;
     },
     close: () => store.close(),
+    get circuit() {
+      return store.circuit;
+    },
   };
 }

@@ -19,6 +19,10 @@ import { checkScriptFonts } from './effects/script-fonts.js';
 import type { EngineMetrics } from './metrics/metrics.js';
 import { metricsBuiltins } from './metrics/route.js';
 import { jobBuiltins } from './jobs/routes.js';
+import { HEALTH_CHECK_TIMEOUT_MS, Readiness } from './health/readiness.js';
+import { healthBuiltins } from './health/routes.js';
+import { dependencyMetrics, type CircuitReading } from './metrics/dependencies.js';
+import { positiveInt } from './settings/int.js';
 import type { Jobs } from './jobs/service.js';
 
 /**
@@ -48,6 +52,8 @@ export interface FeatureContext {
   jobs: Jobs;
   /** The whole built-in table (the listing and the OpenAPI document describe it). */
   builtins: () => readonly Builtin[];
+  /** The circuit breakers in front of dependencies and their state now (metrics). */
+  circuits: () => CircuitReading[];
 }
 
 /** The features of one engine; made per engine, so what a feature starts belongs to that engine. */
@@ -60,6 +66,7 @@ export function engineFeatures(): Feature[] {
     { name: 'discovery', routes: (c) => discoveryBuiltins(c) },
     { name: 'effects gallery', routes: (c) => galleryBuiltins(c) },
     { name: 'metrics', routes: (c) => metricsBuiltins(c.config, c.metrics) },
+    healthFeature(),
     {
       name: 'jobs',
       routes: (c) => {
@@ -79,6 +86,28 @@ export function engineFeatures(): Feature[] {
     // worker pools (render, upscale, code), the media service (egress proxy, cache janitor),
     // Apertium and OCR workers start on first use in the engine's scope (scope.ts): app.ts closes it
   ];
+}
+
+/** /health/live and /health/ready, and the dependencies' state in /metrics; closes the readiness checks' own connections. */
+function healthFeature(): Feature {
+  let readiness: Readiness | undefined;
+  return {
+    name: 'health',
+    check: (config) => void positiveInt(config.env, 'HEALTH_CHECK_TIMEOUT_MS', HEALTH_CHECK_TIMEOUT_MS),
+    routes(c) {
+      readiness = new Readiness({
+        config: c.config,
+        logger: c.logger,
+        pingFiles: c.files.ping && ((signal) => c.files.ping!(signal)),
+        pingQueue: c.jobs.ping && ((signal) => c.jobs.ping!(signal)),
+      });
+      dependencyMetrics(c.metrics.registry, readiness, c.circuits);
+      return healthBuiltins(readiness);
+    },
+    async close() {
+      await readiness?.close();
+    },
+  };
 }
 
 /** The temp-mail SMTP receiver, in this process when MAIL_DOMAIN and SMTP_PORT are set. */

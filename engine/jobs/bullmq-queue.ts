@@ -68,8 +68,11 @@ export function workerOptions(lockMs: number): { lockDuration: number; stalledIn
   return { lockDuration: lockMs, stalledInterval: Math.ceil(lockMs / 2) };
 }
 
+/** The longest wait between two attempts to reach Redis again. */
+const RECONNECT_MAX_MS = 1000;
+
 export class BullJobQueue implements JobQueue {
-  readonly #connection: { url: string };
+  readonly #connection: { url: string; retryStrategy: (times: number) => number };
   readonly #jobs: Queue;
   readonly #webhooks: Queue;
   #events?: QueueEvents;
@@ -85,7 +88,8 @@ export class BullJobQueue implements JobQueue {
     private readonly store: JobStore,
     private readonly options: BullOptions,
   ) {
-    this.#connection = { url: options.url };
+    // BullMQ's own reconnect backs off to 20 s; this keeps a returning Redis in use within a second
+    this.#connection = { url: options.url, retryStrategy: (times: number) => Math.min(times * 100, RECONNECT_MAX_MS) };
     this.#jobs = this.#watch(new Queue(JOBS, { connection: this.#connection, prefix: PREFIX }));
     this.#webhooks = this.#watch(new Queue(WEBHOOKS, { connection: this.#connection, prefix: PREFIX }));
   }
@@ -128,6 +132,11 @@ export class BullJobQueue implements JobQueue {
   async holding(ids: string[]): Promise<Set<string>> {
     const states = await Promise.all(ids.map((id) => this.#jobs.getJobState(id)));
     return new Set(ids.filter((_, i) => HELD.has(states[i]!)));
+  }
+
+  async ping(): Promise<void> {
+    // a read of the queue itself: its Redis answers and BullMQ's connection to it is usable
+    await this.#jobs.getJobCounts('waiting');
   }
 
   async lead(ttlMs: number): Promise<boolean> {

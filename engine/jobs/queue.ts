@@ -33,6 +33,8 @@ export interface JobQueue {
   holding?(ids: string[]): Promise<Set<string>>;
   /** Take or keep, for `ttlMs`, the one turn among instances to reconcile (true: this instance's turn). */
   lead(ttlMs: number): Promise<boolean>;
+  /** Whether the queue's own store answers now (readiness: BullMQ's Redis); absent for the in-process queue, which has none. */
+  ping?(): Promise<void>;
   /**
    * Settles once the job has finished, run by whichever worker took it (a synchronous
    * call waiting for it); rejects with a 504 after `timeoutMs`.

@@ -78,6 +78,12 @@ export class Jobs {
   }
 
   /** True on `api` instances: long-running synchronous calls are run by the workers, and waited for. */
+  /** The queue's own store, asked by readiness (engine/health); undefined for the in-process queue, which has none. */
+  get ping(): ((signal: AbortSignal) => Promise<void>) | undefined {
+    if (!this.settings.redisUrl) return undefined;
+    return async () => (await this.#queue).ping?.();
+  }
+
   get remote(): boolean {
     return this.settings.role === 'api';
   }

@@ -29,7 +29,7 @@ import { positiveInt } from '../settings/int.js';
 export type Role = 'api' | 'worker' | 'all';
 export const ROLES: readonly Role[] = ['api', 'worker', 'all'];
 /** All a `worker` instance answers over HTTP (for health checks and scrapes). */
-export const WORKER_ROUTES: readonly string[] = ['GET /health', 'GET /metrics'];
+export const WORKER_ROUTES: readonly string[] = ['GET /health', 'GET /health/live', 'GET /health/ready', 'GET /metrics'];
 
 export interface JobSettings {
   role: Role;

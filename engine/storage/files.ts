@@ -69,6 +69,8 @@ export interface FileStore {
   measure(): Promise<StoreUsage>;
   /** Release connections and this instance's temp directory (engine shutdown). */
   close(): Promise<void>;
+  /** Whether a remote store answers (readiness, engine/health): S3's HeadBucket; absent for the local disk. */
+  ping?(signal: AbortSignal): Promise<void>;
   /**
    * This instance's local directory for temp files (on the store's filesystem for the disk
    * backend, so adopt is a rename); see temp-area.ts for how leftovers are removed.

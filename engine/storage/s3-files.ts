@@ -153,6 +153,10 @@ export function createS3FileStore(settings: S3Settings, env: Readonly<Record<str
         new Set(generated.keys()),
       );
     },
+    async ping(signal) {
+      const { s3, client } = await sdk();
+      await client.send(new s3.HeadBucketCommand({ Bucket }), { abortSignal: signal });
+    },
     async close() {
       const opened = await loaded?.catch(() => undefined);
       opened?.client.destroy();

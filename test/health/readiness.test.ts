@@ -1,0 +1,107 @@
+/**
+ * GET /health/live and GET /health/ready with a real PostgreSQL and a real Redis
+ * (issue #19: "/health/ready turns 503 within 2 s of PostgreSQL or Redis stopping and
+ * back within 2 s of their return"). Readiness asks each dependency at the moment of
+ * the request, each check bounded by HEALTH_CHECK_TIMEOUT_MS, so the first answer
+ * after an outage begins is already 503, and the first after PostgreSQL's return
+ * is 200; Redis is polled for (its connection reconnects every 250 ms), with a bound.
+ * The times measured are printed as comments; the assertions wait on events.
+ */
+import t from 'tap';
+import { startPostgres } from '../support/postgres.js';
+import { startRedisServer } from '../limits/redis-server.js';
+import { serve } from '../support/serve.js';
+import { testEndpoints } from '../engine/test-endpoints.js';
+
+const pg = await startPostgres(t);
+const redis = await startRedisServer(t, t.testdir());
+if (!redis) throw new Error('redis-server is not installed: apt-get install -y redis-server');
+const served = await serve({ DATABASE_URL: await pg.newDatabase(), REDIS_URL: redis.url }, { endpoints: testEndpoints().endpoints });
+t.teardown(() => served.close());
+
+interface Ready {
+  status: number;
+  body: { status?: string; checks?: Record<string, { ok: boolean }>; error?: string; message?: string; details?: { dependency: string; problem: string }[] };
+}
+const ready = async (): Promise<Ready> => {
+  const res = await fetch(`${served.url}/health/ready`);
+  return { status: res.status, body: await res.json() };
+};
+
+/** Ask until `want` answers, at most `bound` ms (a bound for a broken build, not the figure measured); resolves with the time it took. */
+async function until(want: number, bound: number): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const { status } = await ready();
+    if (status === want) return performance.now() - started;
+    if (performance.now() - started > bound) throw new Error(`/health/ready still ${status} after ${bound} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const upIn = async (dependency: string) => {
+  const text = await (await fetch(`${served.url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`manifold_dependency_up{dependency="${dependency}"}`));
+  return line && Number(line.split(' ').pop());
+};
+
+t.test('liveness answers without asking any dependency', async (t) => {
+  const res = await fetch(`${served.url}/health/live`);
+  t.equal(res.status, 200);
+  t.same(await res.json(), { status: 'ok' });
+  t.equal(res.headers.get('cache-control'), 'no-store');
+});
+
+t.test('ready while the database, Redis and the job queue answer', async (t) => {
+  const { status, body } = await ready();
+  t.equal(status, 200);
+  t.equal(body.status, 'ready');
+  t.same(Object.keys(body.checks!).sort(), ['database', 'queue', 'redis']);
+  t.ok(Object.values(body.checks!).every((c) => c.ok));
+  t.equal(await upIn('database'), 1);
+  t.equal(await upIn('redis'), 1);
+});
+
+t.test('PostgreSQL stops: the next answer is 503 naming the database; its return: the next is 200', async (t) => {
+  await pg.stop();
+  const started = performance.now();
+  const down = await ready();
+  t.comment(`503 ${Math.round(performance.now() - started)} ms after PostgreSQL stopped`);
+  t.equal(down.status, 503);
+  t.equal(down.body.error, 'not_ready');
+  t.match(down.body.message, /database/);
+  t.same(
+    down.body.details!.map((d) => d.dependency),
+    ['database'],
+    'only the database failed',
+  );
+  t.equal(await upIn('database'), 0, 'manifold_dependency_up says so');
+  t.equal(await upIn('redis'), 1);
+  t.equal((await fetch(`${served.url}/health/live`)).status, 200, 'liveness is untouched');
+
+  await pg.start();
+  const back = performance.now();
+  const up = await ready();
+  t.comment(`200 ${Math.round(performance.now() - back)} ms after PostgreSQL accepted connections again`);
+  t.equal(up.status, 200, 'the first answer after its return');
+});
+
+t.test('Redis stops: the next answer is 503 naming Redis and the job queue on it; back once it returns', async (t) => {
+  await redis.stop();
+  const started = performance.now();
+  const down = await ready();
+  t.comment(`503 ${Math.round(performance.now() - started)} ms after Redis stopped`);
+  t.equal(down.status, 503);
+  t.same(down.body.details!.map((d) => d.dependency).sort(), ['queue', 'redis']);
+  t.equal(await upIn('redis'), 0);
+
+  await redis.start();
+  const tookMs = await until(200, 10_000);
+  t.comment(`200 again ${Math.round(tookMs)} ms after Redis accepted connections again`);
+  t.pass('ready again');
+});
+
+t.test('a request still works after both outages (the request path recovered as well)', async (t) => {
+  const res = await fetch(`${served.url}/api/test/open`);
+  t.equal(res.status, 200);
+});
