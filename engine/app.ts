@@ -15,6 +15,8 @@ import { closeDatabase, database, databaseTarget } from './db/database.js';
 import { UsageCounter } from './db/usage.js';
 import { DailyQuota } from './limits/daily-quota.js';
 import { KeyStore } from './auth/key-store.js';
+import { createRevocations } from './auth/revocations.js';
+import { keyCacheTtlMs } from './auth/settings.js';
 import { createRateLimiter } from './limits/create-rate-limiter.js';
 import { createLogger, type Logger } from './log.js';
 import { requestContext } from './pipeline/request-context.js';
@@ -90,7 +92,8 @@ export function createEngine(options: EngineOptions): Engine {
   databaseTarget(config); // a bad DATABASE_TIMEOUT_MS stops the boot, as other settings do, not the first request needing the database
   const features = engineFeatures();
   for (const feature of features) feature.check?.(config); // so do the settings of features that start later
-  const store = new KeyStore(() => database(config));
+  const revocations = createRevocations(config, logger);
+  const store = new KeyStore(() => database(config), { cacheTtlMs: keyCacheTtlMs(config.env), revocations });
   const limiter = createRateLimiter(config, logger);
   const auth = { store, config };
 
@@ -148,6 +151,7 @@ export function createEngine(options: EngineOptions): Engine {
         usage.close(),
         jobs.close(),
         limiter.close(),
+        revocations?.close(),
         cache.close(),
         files.close(),
         scope.close(),

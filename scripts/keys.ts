@@ -9,6 +9,8 @@
  */
 import { parseArgs } from 'node:util';
 import { KeyStore, type KeyRecord } from '../engine/auth/key-store.js';
+import { createRevocations } from '../engine/auth/revocations.js';
+import { silentLogger } from '../engine/log.js';
 import { TIERS } from '../engine/auth/tiers.js';
 import { loadConfig } from '../engine/config.js';
 import { rootCause } from '../engine/db/unavailable.js';
@@ -79,8 +81,10 @@ async function run(argv: string[], store: KeyStore): Promise<number> {
 
 async function main(): Promise<number> {
   const config = loadConfig();
+  // with REDIS_URL, a revocation also reaches instances that cannot read the database right now
+  const revocations = createRevocations(config, silentLogger);
   try {
-    return await run(process.argv.slice(2), new KeyStore(database(config)));
+    return await run(process.argv.slice(2), new KeyStore(database(config), { revocations }));
   } catch (error) {
     // parseArgs rejects unknown options with ERR_PARSE_ARGS_* codes; bad tier/label come as ApiError 400.
     const parseError = (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
@@ -95,6 +99,7 @@ async function main(): Promise<number> {
     }
     throw error;
   } finally {
+    await revocations?.close();
     await closeDatabase(config);
   }
 }

@@ -2,6 +2,9 @@ import crypto from 'node:crypto';
 import { invalidParameter } from '../errors.js';
 import type { Database } from '../db/database.js';
 import { RevisionWatch } from '../db/revision-watch.js';
+import { isUnreachable } from '../db/unavailable.js';
+import { KEY_CACHE_TTL_S } from './settings.js';
+import type { Revocations } from './revocations.js';
 import { digestOf, sha256Hex } from './constant-time.js';
 import { DEFAULT_TIER, TIERS, isTier, type Tier } from './tiers.js';
 
@@ -19,6 +22,13 @@ import { DEFAULT_TIER, TIERS, isTier, type Tier } from './tiers.js';
  *   concurrent requests: see RevisionWatch), so an instance sees a revocation made
  *   by any other on its very next request.
  * Writes through any KeyStore of the same database also clear the memory at once.
+ *
+ * While the database cannot be reached (its circuit open, or the revision read failing
+ * with database_unavailable), a key verified here is still accepted for `cacheTtlMs`
+ * (KEY_CACHE_TTL_S) after the revision was last read: a database blip costs no known
+ * key its service, and a revocation this instance could not read is honoured within
+ * that time — at once when it comes through Redis (revocations.ts), which drops the key
+ * from the memory and refuses it. Unknown keys need the database: 503 database_unavailable.
  */
 
 /** A stored key as operators see it: never the key, never its hash. */
@@ -52,6 +62,10 @@ const toRecord = (row: { id: string; tier: string; label: string | null; created
 interface VerifiedKeys {
   revision: number;
   byDigest: Map<string, { digest: Buffer; record: KeyRecord }>;
+  /** When (KeyStore's clock) the revision was last read: the memory is known current as of then. */
+  confirmedAt: number;
+  /** Digests of keys revoked as heard through Redis: refused while the database cannot say so. */
+  revoked: Set<string>;
   /** The current revision: synchronous on SQLite, a shared read on PostgreSQL. */
   current(): number | Promise<number>;
 }
@@ -75,16 +89,46 @@ function verifiedKeysOf(db: Database): VerifiedKeys {
     });
     current = () => watch.current();
   }
-  verifiedKeys.set(db, (verified = { revision: -1, byDigest: new Map(), current }));
+  verifiedKeys.set(db, (verified = { revision: -1, byDigest: new Map(), confirmedAt: -Infinity, revoked: new Set(), current }));
   return verified;
+}
+
+/** Forget key `id` (revoked elsewhere) and refuse its digest until the database can be read again. */
+function forget(verified: VerifiedKeys, id: string): void {
+  for (const [hex, entry] of verified.byDigest)
+    if (entry.record.id === id) {
+      verified.byDigest.delete(hex);
+      if (verified.revoked.size >= MAX_CACHED_KEYS) verified.revoked.clear();
+      verified.revoked.add(hex);
+    }
+}
+
+export interface KeyStoreOptions {
+  /** How long a verified key outlives the last revision read while the database cannot be reached (KEY_CACHE_TTL_S); 0: not at all. */
+  cacheTtlMs?: number;
+  /** Revocations told by and to the other instances (REDIS_URL). */
+  revocations?: Revocations;
+  /** Milliseconds, for the cache's lifetime; injectable for tests. */
+  now?: () => number;
 }
 
 export class KeyStore {
   readonly #db: () => Database;
+  readonly #cacheTtlMs: number;
+  readonly #now: () => number;
+  readonly revocations?: Revocations;
 
   /** On one database, or on whatever database the function answers per use (the engine's shared one, reopened after a close). */
-  constructor(db: Database | (() => Database)) {
+  constructor(db: Database | (() => Database), options: KeyStoreOptions = {}) {
     this.#db = typeof db === 'function' ? db : () => db;
+    this.#cacheTtlMs = options.cacheTtlMs ?? KEY_CACHE_TTL_S * 1000;
+    this.#now = options.now ?? performance.now.bind(performance);
+    this.revocations = options.revocations;
+    this.revocations?.on('revoked', (id) => {
+      // a database that never opened has nothing remembered
+      const db = this.#db();
+      if (!db.failed && !db.closed) forget(verifiedKeysOf(db), id);
+    });
   }
 
   async #ready(): Promise<Database> {
@@ -146,6 +190,7 @@ export class KeyStore {
       return trx.selectFrom('api_keys').select(COLUMNS).where('id', '=', id).executeTakeFirst();
     });
     verifiedKeysOf(db).byDigest.clear();
+    if (row?.revoked_at) await this.revocations?.publish(row.id);
     return row && toRecord(row);
   }
 
@@ -158,10 +203,21 @@ export class KeyStore {
   async verifyDigest(hex: string): Promise<KeyRecord | undefined> {
     const db = await this.#ready();
     const verified = verifiedKeysOf(db);
-    const current = verified.current();
-    const revision = typeof current === 'number' ? current : await current;
+    // While the circuit is open the read fails at once (and, past the cool-down, starts the
+    // background probe that closes it): a request waits at most for a read already under way.
+    const asked = this.#now();
+    let revision: number;
+    try {
+      const current = verified.current();
+      revision = typeof current === 'number' ? current : await current;
+    } catch (err) {
+      if (!isUnreachable(err)) throw err;
+      return this.#unreachable(verified, hex, err);
+    }
+    verified.confirmedAt = Math.max(verified.confirmedAt, asked);
     if (revision > verified.revision || (db.sqlite && revision !== verified.revision)) {
       verified.byDigest.clear();
+      verified.revoked.clear();
       verified.revision = revision;
     }
     const digest = digestOf(hex);
@@ -182,5 +238,13 @@ export class KeyStore {
     if (verified.byDigest.size >= MAX_CACHED_KEYS) verified.byDigest.clear();
     verified.byDigest.set(hex, { digest, record });
     return record;
+  }
+
+  /** The database cannot be reached: a key verified within the cache's lifetime is accepted, a revoked one refused, any other fails with `err`. */
+  #unreachable(verified: VerifiedKeys, hex: string, err: unknown): KeyRecord | undefined {
+    if (verified.revoked.has(hex)) return undefined;
+    const known = verified.byDigest.get(hex);
+    if (!known || this.#now() - verified.confirmedAt > this.#cacheTtlMs) throw err;
+    return crypto.timingSafeEqual(known.digest, digestOf(hex)) ? known.record : undefined;
   }
 }

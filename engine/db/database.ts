@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import { CircuitBreaker } from '../circuit-breaker.js';
+import { CircuitBreaker, type CircuitState } from '../circuit-breaker.js';
 import type { Config } from '../config.js';
 import { positiveInt } from '../settings/int.js';
 import type { Dialect } from './migrations.js';
@@ -30,6 +30,12 @@ export interface Database {
   readonly closed: boolean;
   /** The migrations failed (e.g. the server was unreachable): the shared database is opened afresh on next use. */
   readonly failed: boolean;
+  /**
+   * PostgreSQL: its circuit's state; anything but `closed` means the server failed lately
+   * and queries are refused at once (the key check then answers from its cache: key-store.ts).
+   * Undefined on SQLite, which has no circuit.
+   */
+  readonly circuit?: CircuitState;
   close(): Promise<void>;
 }
 
@@ -174,10 +180,12 @@ function openPostgres({ url, timeoutMs = DATABASE_TIMEOUT_MS }: PostgresTarget, 
   return handle(
     'postgres',
     import('./connect.js').then(({ connectPostgres }) => connectPostgres(url, { timeoutMs, breaker })),
+    undefined,
+    breaker,
   );
 }
 
-function handle(dialect: Dialect, connecting: Promise<Kysely<Tables>>, sqlite?: BetterSqlite3.Database): Database {
+function handle(dialect: Dialect, connecting: Promise<Kysely<Tables>>, sqlite?: BetterSqlite3.Database, breaker?: CircuitBreaker): Database {
   let kysely: Kysely<Tables> | undefined;
   let closed = false;
   let failed = false;
@@ -205,6 +213,9 @@ function handle(dialect: Dialect, connecting: Promise<Kysely<Tables>>, sqlite?: 
     },
     get failed() {
       return failed;
+    },
+    get circuit() {
+      return breaker?.state;
     },
     async close() {
       if (closed) return;

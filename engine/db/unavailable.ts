@@ -103,26 +103,23 @@ export interface DriverCircuit {
  * failed to connect or to answer a query in time (or failed three times in a row at
  * once: database.ts), the circuit is open and every request fails at once with
  * database_unavailable instead of waiting for its own timeout.
- * The probe after the cool-down makes a round trip (`circuit.probe`), so an idle pooled
- * connection to a frozen server cannot close the circuit without an answer.
+ * The probe after the cool-down is made in the background and makes a round trip
+ * (`circuit.probe`), so an idle pooled connection to a frozen server cannot close the
+ * circuit without an answer, and no request waits for it.
  */
 export function guardDriver(driver: Driver, circuit?: DriverCircuit): Driver {
   const acquire = driver.acquireConnection.bind(driver);
   const breaker = circuit?.breaker;
-  const take = breaker
-    ? () =>
-        breaker.run(async () => {
-          const connection = await acquire();
-          if (breaker.state !== 'half-open') return connection;
-          try {
-            await connection.executeQuery(circuit.probe);
-          } catch (err) {
-            await driver.releaseConnection(connection);
-            throw err;
-          }
-          return connection;
-        })
-    : acquire;
+  // the probe after the cool-down runs in the background, so no request waits for a frozen server's answer
+  breaker?.setProbe(async () => {
+    const connection = await acquire();
+    try {
+      await connection.executeQuery(circuit!.probe);
+    } finally {
+      await driver.releaseConnection(connection);
+    }
+  });
+  const take = breaker ? () => breaker.run(acquire) : acquire;
   driver.acquireConnection = async () => {
     let connection: DatabaseConnection;
     try {

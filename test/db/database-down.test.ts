@@ -2,7 +2,8 @@
  * A database that cannot be reached answers 503 database_unavailable (with
  * Retry-After), never 500: the PostgreSQL server is stopped in the middle of the
  * test and started again. What needs no database (the shared test key on a
- * stateless endpoint) keeps working meanwhile, and service resumes by itself.
+ * stateless endpoint, a personal key verified before: key-cache.test.ts) keeps working
+ * meanwhile, and service resumes by itself.
  * A refused connection fails at once, and the circuit opens on the third in a row;
  * a server that accepts and never answers (frozen, or a port that swallows
  * connections) costs one request DATABASE_TIMEOUT_MS, then none: one timeout opens
@@ -89,11 +90,15 @@ t.test('PostgreSQL stopped mid-test: 503 database_unavailable, then service resu
   const key = await served.engine.keys.create({ tier: 'personal' });
   const personal = () => call(served.url, '/api/test/one?text=a', { 'X-API-Key': key.key });
   t.equal((await personal()).status, 200, 'up');
+  // made, never presented: this instance has not verified it, so its check needs the database
+  const unseen = await served.engine.keys.create({ tier: 'personal' });
+  const unverified = () => call(served.url, '/api/test/one?text=a', { 'X-API-Key': unseen.key });
 
   await postgres.stop();
-  await failsFast(t, personal, 'stopped server, a personal key');
+  await failsFast(t, unverified, 'stopped server, a key not verified here');
+  t.equal((await personal()).status, 200, 'a personal key verified before the outage answers from the cache (test/db/key-cache.test.ts)');
   for (const [what, res] of [
-    ['a personal key (its check reads the database)', await personal()],
+    ['a key not verified here (its check reads the database)', await unverified()],
     ['key management', await call(served.url, '/api/admin/keys', ADMIN)],
     ['the usage view', await call(served.url, '/api/admin/usage', ADMIN)],
     ['an engine opening its database during the outage', await call(fresh.url, '/api/admin/keys', ADMIN)],
@@ -107,15 +112,16 @@ t.test('PostgreSQL stopped mid-test: 503 database_unavailable, then service resu
   t.equal((await call(served.url, '/api/test/one?text=a', { 'X-API-Key': TEST_KEY })).status, 200, 'the test key on a stateless endpoint needs no database');
 
   await postgres.start();
-  await recovers(t, personal, 'stopped server, a personal key', RECOVERY_MS);
+  await recovers(t, unverified, 'stopped server, a key not verified before', RECOVERY_MS);
   await recovers(t, () => call(fresh.url, '/api/admin/keys', ADMIN), 'the engine that never opened it opens it now', RECOVERY_MS);
   const usage = await (await call(served.url, '/api/admin/usage', ADMIN)).json();
   t.same(
-    usage.result.by_key.map((k: { key_id: string; requests: number }) => [k.key_id, k.requests]),
+    usage.result.by_key.map((k: { key_id: string; requests: number }) => [k.key_id, k.requests]).sort(),
     [
       [key.id, 2],
+      [unseen.id, 1],
       ['test', 1],
-    ],
+    ].sort(),
     "the test key's request during the outage was counted, kept while writes failed, and written once the database was back",
   );
 });
@@ -127,15 +133,18 @@ t.test('PostgreSQL frozen (SIGSTOP): 503 within the timeout, at once while the c
   const key = await served.engine.keys.create({ tier: 'personal' });
   const personal = () => call(served.url, '/api/test/one?text=a', { 'X-API-Key': key.key });
   t.equal((await personal()).status, 200, 'up, with open connections in the pool');
+  const unseen = await served.engine.keys.create({ tier: 'personal' });
+  const unverified = () => call(served.url, '/api/test/one?text=a', { 'X-API-Key': unseen.key });
 
   // its open sessions hang mid-query; new connections are accepted by the kernel and never answered
   postgres.freeze();
   t.teardown(() => postgres.thaw());
-  await failsFast(t, personal, 'frozen server, a personal key');
+  await failsFast(t, unverified, 'frozen server, a key not verified here');
   t.equal((await call(served.url, '/api/test/one?text=a', { 'X-API-Key': TEST_KEY })).status, 200, 'what needs no database still answers');
+  t.equal((await personal()).status, 200, 'and so does a personal key verified before the freeze');
 
   postgres.thaw();
-  await recovers(t, personal, 'frozen server, a personal key', RECOVERY_MS);
+  await recovers(t, unverified, 'frozen server, a key not verified before', RECOVERY_MS);
   t.equal((await call(served.url, '/api/admin/keys', ADMIN)).status, 200, 'key management too');
 });
 

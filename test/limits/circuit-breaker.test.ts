@@ -124,3 +124,51 @@ t.test('a failure opensAtOnce names opens the circuit before the threshold; othe
   t.equal(b.state, 'open', 'the third fast failure in a row opens it');
   t.same(changes, ['closed>open', 'open>half-open', 'half-open>closed', 'closed>open', 'open>half-open', 'half-open>closed', 'closed>open']);
 });
+
+t.test('with a probe function the probe runs in the background: no caller waits for it', async (t) => {
+  let now = 0;
+  let answer!: (ok: boolean) => void;
+  let probes = 0;
+  const b = new CircuitBreaker({
+    threshold: 1,
+    cooldownMs: 1000,
+    now: () => now,
+    probe: () => {
+      probes++;
+      return new Promise((resolve, reject) => (answer = (ok) => (ok ? resolve('pong') : reject(new Error('timed out')))));
+    },
+  });
+  await t.rejects(b.run(down));
+  now += 1000;
+  let called = false;
+  await t.rejects(
+    b.run(async () => (called = true)),
+    CircuitOpenError,
+    'the caller after the cool-down fails at once too',
+  );
+  t.equal(called, false, 'its call is not made: the probe is');
+  t.equal(probes, 1);
+  t.equal(b.state, 'half-open');
+  await t.rejects(b.run(ok), CircuitOpenError, 'while the probe is out');
+  answer(false);
+  await new Promise(setImmediate);
+  t.equal(b.state, 'open', 'a failed probe reopens for another cool-down');
+  await t.rejects(b.run(ok), CircuitOpenError);
+  t.equal(probes, 1, 'no new probe before it');
+  now += 1000;
+  await t.rejects(b.run(ok), CircuitOpenError);
+  answer(true);
+  await new Promise(setImmediate);
+  t.equal(b.state, 'closed', 'an answered probe closes it');
+  t.equal(await b.run(ok), 'ok');
+});
+
+t.test('an inconclusive error is counted neither way', async (t) => {
+  const inconclusive = new Error('late loop');
+  const b = new CircuitBreaker({ threshold: 2, isInconclusive: (e) => e === inconclusive });
+  await t.rejects(b.run(down));
+  for (let i = 0; i < 5; i++) await t.rejects(b.run(() => Promise.reject(inconclusive)));
+  t.equal(b.state, 'closed', 'five inconclusive after one failure: still closed');
+  await t.rejects(b.run(down));
+  t.equal(b.state, 'open', 'the second real failure in a row opens it: the inconclusive ones did not reset the count');
+});

@@ -1,0 +1,64 @@
+import { EventEmitter } from 'node:events';
+import { createRequire } from 'node:module';
+import type * as IoRedis from 'ioredis';
+import type { Logger } from '../log.js';
+import { connectRedis, type RedisConnection } from '../redis.js';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * Revocations told to every instance through Redis pub/sub, beside the revision row
+ * in the database (key-store.ts). The database alone makes a revocation effective on
+ * the next request everywhere — as long as an instance can read it. An instance that
+ * cannot (its database frozen or unreachable) answers known keys from its cache for
+ * KEY_CACHE_TTL_S; this message takes a key revoked meanwhile out of that cache at once.
+ * A message missed while an instance's Redis connection was down is covered by the
+ * cache's lifetime.
+ */
+export const REVOKED_CHANNEL = 'manifold:keys:revoked';
+
+export interface Revocations {
+  /** Tell every instance that key `id` was revoked (best effort: the database is the record). */
+  publish(id: string): Promise<void>;
+  /** Listen for revocations (every instance's, this one's included); emits 'revoked' with the key id. */
+  on(event: 'revoked', listener: (id: string) => void): this;
+  /** Settles once this instance listens (or its first try failed: ioredis keeps trying). */
+  readonly listening: Promise<void>;
+  close(): Promise<void>;
+}
+
+class RedisRevocations extends EventEmitter implements Revocations {
+  readonly #publisher: RedisConnection;
+  readonly #subscriber: IoRedis.Redis;
+  readonly listening: Promise<void>;
+
+  constructor(url: string, logger: Logger, commandTimeoutMs?: number) {
+    super();
+    this.#publisher = connectRedis(url, { role: 'key revocations', logger, commandTimeoutMs });
+    const { Redis } = require('ioredis') as typeof IoRedis;
+    // a subscribed connection can do nothing else; ioredis subscribes again after each reconnect
+    this.#subscriber = new Redis(url, { retryStrategy: (times) => Math.min(100 * times, 2000), maxRetriesPerRequest: null });
+    this.#subscriber.on('error', () => undefined); // reported once by the publisher's connection, which shares its fate
+    this.#subscriber.on('message', (channel: string, id: string) => {
+      if (channel === REVOKED_CHANNEL) this.emit('revoked', id);
+    });
+    this.listening = this.#subscriber.subscribe(REVOKED_CHANNEL).then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
+  async publish(id: string): Promise<void> {
+    await this.#publisher.run((client) => client.publish(REVOKED_CHANNEL, id)).catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    this.#subscriber.disconnect();
+    await this.#publisher.close();
+  }
+}
+
+/** Revocations through Redis when REDIS_URL is set; none without it (one instance, or the database alone). */
+export function createRevocations(config: { redisUrl?: string; redisTimeoutMs?: number }, logger: Logger): Revocations | undefined {
+  return config.redisUrl ? new RedisRevocations(config.redisUrl, logger, config.redisTimeoutMs) : undefined;
+}
