@@ -15,7 +15,7 @@ export type Ast = ReturnType<typeof compile>;
  * a `let` node built around the parsed expression, never spliced into its text: a value
  * is always data, whatever characters it holds.
  */
-export type Mapping = (data: unknown) => unknown;
+export type Mapping = (data: unknown, variables?: Record<string, unknown>) => unknown;
 
 /** A named mapping as the loader leaves it in an adapter config. */
 export interface ResolvedMapping {
@@ -48,7 +48,8 @@ export const EXPRESSION_SCHEMA = {
 export function compileMapping(expression: Expression | undefined): Mapping {
   if (!expression) return (data) => data;
   const ast = typeof expression === 'string' ? compile(expression) : bindVariables(compile(expression.expression), expression.variables);
-  return (data) => TreeInterpreter.search(ast, (data ?? null) as JSONValue);
+  // per-call variables (an adapter's `$params`) wrap the compiled tree: still data, never parsed
+  return (data, variables) => TreeInterpreter.search(variables ? bindVariables(ast, variables) : ast, (data ?? null) as JSONValue);
 }
 
 /** `let $a = <literal>, … in <ast>`, built as a tree so no value is ever parsed as JMESPath. */

@@ -15,7 +15,9 @@ import { json, type AdapterKind, type AdapterSetup, type Call } from './types.js
  * repo from a GitHub URL); a provider's `lookup` makes a first request whose mapped
  * fields feed the second one's template (geocode a place, then ask for its weather);
  * `valid` rejects payloads of the wrong shape (502); `notFound` turns an upstream 404
- * or an empty mapping into 404 `not_found` for single-item endpoints.
+ * or an empty mapping into 404 `not_found` for single-item endpoints. Every mapping sees
+ * the call's params (with captures) as the variable `$params`, so a lookup can pick the
+ * entry that matches what the client asked for (a hearthis.at set by its address).
  */
 interface Request {
   upstream: string;
@@ -189,10 +191,10 @@ export const http: AdapterKind<HttpConfig> = {
       return data;
     }
 
-    function mapped(request: Compiled, data: unknown): unknown {
+    function mapped(request: Compiled, data: unknown, params: Record<string, unknown>): unknown {
       let result: unknown;
       try {
-        result = request.toResult(data);
+        result = request.toResult(data, { params });
       } catch (error) {
         // A mapping that fails on the answer (a function given null, say) means the answer is unusable.
         throw upstreamError(request.spec.upstream, 'unexpected response shape', error);
@@ -205,11 +207,11 @@ export const http: AdapterKind<HttpConfig> = {
     async function run(call: Call, callParams: Record<string, unknown>): Promise<unknown> {
       const params = { ...callParams, ...capture(patterns, callParams) };
       const scope = { params, env: setup.config.env };
-      if (!lookup) return mapped(main, await fetchMapped(main, scope, call));
-      const found = mapped(lookup, await fetchMapped(lookup, scope, call));
+      if (!lookup) return mapped(main, await fetchMapped(main, scope, call), params);
+      const found = mapped(lookup, await fetchMapped(lookup, scope, call), params);
       if (typeof found !== 'object' || Array.isArray(found)) throw upstreamError(lookup.spec.upstream, 'unexpected response shape');
       const response = await fetchMapped(main, { ...scope, params: { ...params, ...found } }, call);
-      return mapped(main, { lookup: found, response });
+      return mapped(main, { lookup: found, response }, params);
     }
 
     const each = provider.each;

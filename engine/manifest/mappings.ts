@@ -19,8 +19,12 @@ import type { Sources } from './sources.js';
  * mapping's `data` binds a variable to a data file's contents the same way, which is
  * where lookup tables live. Every problem (unknown mapping, a parameter missing, unknown
  * or of the wrong type, an expression using a variable it does not declare) fails the
- * load with the manifest's file and the mapping's name.
+ * load with the manifest's file and the mapping's name. `$params` is the call's own
+ * params, which the http adapter binds at each call (pick the entry the client named).
  */
+
+/** The variable the http adapter binds to the call's params (engine/adapters/http.ts). */
+const CALL_PARAMS = 'params';
 
 interface ParamSpec {
   description: string;
@@ -181,10 +185,12 @@ function readFolder(folder: string, sources?: Sources): Map<string, Named> {
       if (table) throw fail('expression', table);
       const params = Object.keys(spec.params ?? {});
       const dataNames = Object.keys(spec.data ?? {});
+      const reserved = [...params, ...dataNames].find((v) => v === CALL_PARAMS);
+      if (reserved) throw fail('', `"${CALL_PARAMS}" is reserved: the http adapter binds $${CALL_PARAMS} to the call's params`);
       const clash = params.find((p) => dataNames.includes(p));
       if (clash) throw fail(`data.${clash}`, 'is also a parameter');
       const free = freeVariables(ast);
-      const undeclared = [...free].find((v) => !params.includes(v) && !dataNames.includes(v));
+      const undeclared = [...free].find((v) => v !== CALL_PARAMS && !params.includes(v) && !dataNames.includes(v));
       if (undeclared) throw fail('expression', `$${undeclared} is neither a parameter nor a data name of the mapping`);
       const unused = [...params, ...dataNames].find((v) => !free.has(v));
       if (unused) throw fail('', `declares "${unused}" but the expression never reads $${unused}`);

@@ -184,6 +184,18 @@ const SPECS: Spec[] = [
   ['tiktok', 'Short Video Glitch', 'glitch', 'Two-line cyan/red offset glitch on black, short-video-app style (no app mark).',
     [fill('#010101')],
     two({ font: 'russo-one', fill: '#ffffff', shadows: [{ x: -0.035, y: -0.02, color: '#25f4ee' }, { x: 0.035, y: 0.02, color: '#fe2c55' }] }, { font: 'righteous', fill: '#ffffff', shadows: [{ x: -0.03, color: '#25f4ee' }, { x: 0.03, color: '#fe2c55' }] }), { input: 'text2' }],
+  // Slugs bot clients call (test/parity/corpus: black-hat-md's ephoto360 commands).
+  ['hollywoodStar', 'Walk of Fame Star', 'star', 'Your name in brass capitals across a coral terrazzo star set in a charcoal pavement, walk-of-fame style.',
+    [fill({ type: 'noise', mode: 'grain', stops: [[0, '#1c1c1f'], [0.5, '#2b2b30'], [1, '#3a3a40']] }), { type: 'shape', shape: 'rect', box: { x: 0.5, y: 0.5, w: 0.52, h: 1 }, fill: { type: 'noise', mode: 'grain', stops: [[0, '#3a3a40'], [1, '#4a4a52']] }, stroke: { width: 6, paint: lin(metal(44, 70)) } },
+      { type: 'shape', shape: 'star', box: { x: 0.5, y: 0.5, w: 0.5, h: 0.96 }, fill: { type: 'noise', mode: 'grain', stops: [[0, '#d97a7a'], [0.5, '#e89a94'], [1, '#f2b8ae']] }, stroke: { width: 8, paint: lin(metal(44, 80), 45) }, shadow: { x: 0, y: 6, blur: 14, color: 'rgba(0,0,0,0.5)' } }],
+    [{ font: 'cinzel', transform: 'upper', letterSpacing: 0.06, box: { x: 0.5, y: 0.5, w: 0.28, h: 0.12 }, fill: lin(metal(44, 80)), bevel: { size: 0.04, light: '#fff4c8', dark: 'rgba(60,40,0,0.7)' } }]],
+  ['assassinLogo', 'Hooded Emblem Logo', 'gaming', 'Sharp white capitals struck through by a red blade slash under a triangular emblem, on dark stone (no franchise mark).',
+    [fill({ type: 'noise', mode: 'fbm', scale: 90, stops: [[0, '#0c0c0e'], [1, '#26262a']] }), { type: 'shape', shape: 'triangle', box: { x: 0.5, y: 0.2, w: 0.09, h: 0.22 }, fill: '#e8e8e8', shadow: { x: 0, y: 0, blur: 18, color: 'rgba(200,16,46,0.7)' } },
+      { type: 'shape', shape: 'rect', box: { x: 0.5, y: 0.58, w: 0.9, h: 0.02 }, rotate: -8, fill: '#c8102e', shadow: { x: 0, y: 0, blur: 16, color: '#ff2a3a' } }],
+    [{ font: 'russo-one', transform: 'upper', letterSpacing: 0.14, box: { x: 0.5, y: 0.6, w: 0.84, h: 0.28 }, fill: lin([[0, '#ffffff'], [1, '#b8b8bc']]), outlines: [{ width: 0.02, paint: '#0a0a0a' }], shadows: [{ y: 0.04, blur: 0.08, color: '#000000' }] }]],
+  ['facebookTypo', 'Social Blue Typography', 'typography', 'Rounded bold lower-case letters in white on a social-network blue, with a soft lighter-blue echo (no app mark).',
+    [fill(lin([[0, '#1877f2'], [1, '#0b5ed7']], 135)), fill({ type: 'pattern', shape: 'dots', colors: ['rgba(0,0,0,0)', 'rgba(255,255,255,0.08)'], size: 28 })],
+    [{ font: 'fredoka', transform: 'lower', box: { x: 0.5, y: 0.5, w: 0.84, h: 0.42 }, fill: '#ffffff', shadows: [{ x: 0.03, y: 0.03, color: 'rgba(140,190,255,0.6)' }, { y: 0.06, blur: 0.12, color: 'rgba(0,20,60,0.35)' }] }]],
 ];
 
 export function clientSlugs(): Draft[] {

@@ -107,6 +107,76 @@ export function photoEffects(): Draft[] {
       { type: 'particles', shape: 'dot', count: 36, colors: ['#fff3c0'], size: [4, 5], seed: 23, glow: 12, band: [0.79, 0.81] },
       photo({ box: { x: 0.5, y: 0.44, w: 0.62, h: 0.6 } })],
   }));
+  // Photofunia paths bot clients call (test/parity/corpus): original scenes under their names; where
+  // a client's slug has underscores (not a template slug), the template carries it as an alias.
+  const gold = lin(metal(44, 80), 45);
+  const clientScenes: [slug: string, name: string, description: string, Partial<Draft>][] = [
+    ['black-white-gallery', 'Black and White Gallery', 'The photo in black and white, in a thin black frame with a wide white mat, under a gallery spotlight.', {
+      background: [fill(lin([[0, '#ecebe7'], [1, '#cfcdc7']])), fill(rad([[0, 'rgba(255,250,235,0.6)'], [1, 'rgba(0,0,0,0)']], 0.6, 0.5, 0.05)),
+        { type: 'shape', shape: 'rect', box: { x: 0.5, y: 0.5, w: 0.5, h: 0.78 }, fill: '#fafaf8', stroke: { width: 10, paint: '#111111' }, shadow: { x: 0, y: 16, blur: 28, color: 'rgba(0,0,0,0.45)' } },
+        photo({ box: { x: 0.5, y: 0.5, w: 0.36, h: 0.58 }, filter: 'grayscale(1) contrast(1.15)' })],
+    }],
+    ['old-camera', 'Old Camera', 'The photo seen through the viewfinder of an old film camera: faded sepia, grain, corner marks and a frame counter.', {
+      background: [photo({ filter: 'sepia(0.7) contrast(1.1) brightness(0.95)' }),
+        ...([[0.1, 0.12], [0.9, 0.12], [0.1, 0.88], [0.9, 0.88]] as const).flatMap(([x, y]): BackgroundLayer[] => [
+          { type: 'shape', shape: 'rect', box: { x: x + (x < 0.5 ? 0.03 : -0.03), y, w: 0.07, h: 0.012 }, fill: 'rgba(255,255,240,0.95)' },
+          { type: 'shape', shape: 'rect', box: { x, y: y + (y < 0.5 ? 0.045 : -0.045), w: 0.0075, h: 0.1 }, fill: 'rgba(255,255,240,0.95)' }]),
+        { type: 'shape', shape: 'circle', box: { x: 0.5, y: 0.5, w: 0.06, h: 0.096 }, stroke: { width: 3, paint: 'rgba(255,255,240,0.7)' } }],
+      filters: [{ type: 'noise', amount: 0.14 }, { type: 'vignette', strength: 0.85 }],
+      text: [{ content: '24 / 36', font: 'vt323', box: { x: 0.84, y: 0.94, w: 0.14, h: 0.05 }, fill: 'rgba(255,200,80,0.9)' }],
+    }],
+    ['smoke-flare', 'Smoke Flare', 'The photo wrapped in drifting clouds of coloured smoke from flares.', {
+      background: [photo({ filter: 'brightness(0.8) contrast(1.1)' }),
+        fill({ type: 'noise', mode: 'fbm', scale: 180, seed: 31, stops: [[0, 'rgba(255,60,140,0)'], [0.45, 'rgba(255,60,140,0)'], [1, 'rgba(255,60,140,0.95)']] }, { blend: 'screen' } as never),
+        fill({ type: 'noise', mode: 'fbm', scale: 220, seed: 47, stops: [[0, 'rgba(255,150,30,0)'], [0.5, 'rgba(255,150,30,0)'], [1, 'rgba(255,150,30,0.9)']] }, { blend: 'screen' } as never),
+        fill(lin([[0, 'rgba(0,0,0,0)'], [0.7, 'rgba(120,40,160,0.15)'], [1, 'rgba(120,40,160,0.55)']]))],
+      filters: [{ type: 'blur', radius: 0.6 }],
+    }],
+    ['mirror', 'Mirror', 'The photo as a reflection in an oval gilt mirror hanging on a papered wall.', {
+      canvas: SQUARE,
+      background: [fill({ type: 'pattern', shape: 'stripes', colors: ['#d9cbb0', '#cdbd9e'], size: 48 }),
+        { type: 'shape', shape: 'ellipse', box: { x: 0.5, y: 0.5, w: 0.62, h: 0.86 }, fill: gold, shadow: { x: 0, y: 18, blur: 30, color: 'rgba(0,0,0,0.5)' } },
+        photo({ box: { x: 0.5, y: 0.5, w: 0.52, h: 0.76 }, radius: 200, filter: 'brightness(1.05) saturate(0.9)' }),
+        fill(lin([[0, 'rgba(255,255,255,0)'], [0.45, 'rgba(255,255,255,0)'], [0.5, 'rgba(255,255,255,0.22)'], [0.56, 'rgba(255,255,255,0)'], [1, 'rgba(255,255,255,0)']], 35), { opacity: 0.9 })],
+    }],
+    ['frame-and-roses', 'Frame and Roses', 'The photo in a white wooden frame lying among scattered red rose petals.', {
+      aliases: ['/api/photofunia/frame_and_roses'],
+      background: [fill(lin([[0, '#f3e9e4'], [1, '#e4d3cc']])),
+        { type: 'particles', shape: 'heart', count: 70, colors: ['#b3001f', '#d0102e', '#8a0018', '#e2364f'], size: [14, 30], seed: 8 },
+        photo({ box: { x: 0.5, y: 0.5, w: 0.46, h: 0.6 }, rotate: -4, frame: { width: 26, paint: '#fbfaf7' }, shadow: { x: 6, y: 14, blur: 24, color: 'rgba(60,0,0,0.4)' } }),
+        { type: 'particles', shape: 'heart', count: 18, colors: ['#b3001f', '#d0102e'], size: [16, 28], seed: 9, band: [0.78, 1] }],
+    }],
+    ['crown', 'Crown', 'A round portrait of the photo in a gold ring, crowned with a jewelled golden crown.', {
+      canvas: SQUARE,
+      background: [fill(rad([[0, '#4a1030'], [1, '#12030c']])), { type: 'rays', count: 24, colors: ['rgba(255,215,120,0.08)', 'rgba(0,0,0,0)'], cy: 0.58 },
+        { type: 'shape', shape: 'circle', box: { x: 0.5, y: 0.6, w: 0.62, h: 0.62 }, fill: gold, shadow: { x: 0, y: 10, blur: 30, color: 'rgba(0,0,0,0.6)' } },
+        photo({ box: { x: 0.5, y: 0.6, w: 0.56, h: 0.56 }, radius: 215 }),
+        ...[0.36, 0.5, 0.64].map((x): BackgroundLayer => ({ type: 'shape', shape: 'triangle', box: { x, y: 0.17, w: 0.12, h: 0.14 }, fill: gold, stroke: { width: 2, paint: '#7a5a10' } })),
+        { type: 'shape', shape: 'rect', box: { x: 0.5, y: 0.26, w: 0.34, h: 0.06 }, fill: gold, stroke: { width: 2, paint: '#7a5a10' } },
+        ...[[0.36, '#d0102e'], [0.5, '#1f6fe0'], [0.64, '#18a058']].map(([x, c]): BackgroundLayer => ({ type: 'shape', shape: 'diamond', box: { x: x as number, y: 0.26, w: 0.035, h: 0.045 }, fill: c as string })),
+        ...[0.36, 0.5, 0.64].map((x): BackgroundLayer => ({ type: 'shape', shape: 'circle', box: { x, y: 0.095, w: 0.025, h: 0.025 }, fill: '#fff3c0' }))],
+    }],
+    ['streets-of-new-york', 'Streets of New York', 'The photo on a lit billboard above a night street of tall buildings with yellow cabs passing below.', {
+      aliases: ['/api/photofunia/streets_of_new_york'],
+      background: [fill(lin([[0, '#0a0c1c'], [1, '#23203a']])),
+        ...([[0.07, 0.15, 0.9], [0.21, 0.14, 0.7], [0.35, 0.15, 0.82], [0.5, 0.16, 0.95], [0.65, 0.15, 0.78], [0.79, 0.14, 0.88], [0.93, 0.15, 0.72]] as const).map(([x, w, h]): BackgroundLayer => ({ type: 'shape', shape: 'rect', box: { x, y: 1 - h / 2, w: w - 0.01, h }, fill: '#262a44' })),
+        { type: 'particles', shape: 'square', count: 160, colors: ['#ffd98a', '#ffe9b8', '#8ab8ff'], size: [3, 5], seed: 17, band: [0.15, 0.8] },
+        { type: 'shape', shape: 'rect', box: { x: 0.5, y: 0.93, w: 1, h: 0.14 }, fill: '#1a1a1e' },
+        ...[0.2, 0.62].map((x): BackgroundLayer => ({ type: 'shape', shape: 'rounded', box: { x, y: 0.9, w: 0.14, h: 0.06 }, fill: '#f5c400' })),
+        photo({ box: { x: 0.5, y: 0.42, w: 0.46, h: 0.5 }, frame: { width: 10, paint: '#2a2a30' }, shadow: { x: 0, y: 0, blur: 40, color: 'rgba(255,230,160,0.55)' } })],
+    }],
+    ['wall-calendar', 'Wall Calendar', 'The photo as the picture of a spiral-bound wall calendar, above a grid of days.', {
+      aliases: ['/api/photofunia/calendar'],
+      canvas: SQUARE,
+      background: [fill(lin([[0, '#e9e6df'], [1, '#d6d2c8']])),
+        { type: 'shape', shape: 'rect', box: { x: 0.5, y: 0.52, w: 0.7, h: 0.9 }, fill: '#fdfdfb', shadow: { x: 4, y: 12, blur: 22, color: 'rgba(0,0,0,0.35)' } },
+        photo({ box: { x: 0.5, y: 0.33, w: 0.62, h: 0.42 } }),
+        { type: 'shape', shape: 'rect', box: { x: 0.5, y: 0.76, w: 0.62, h: 0.28 }, fill: { type: 'pattern', shape: 'grid', colors: ['#ffffff', '#c9c6bf'], size: 42 } },
+        ...[0.3, 0.4, 0.6, 0.7].map((x): BackgroundLayer => ({ type: 'shape', shape: 'circle', box: { x, y: 0.075, w: 0.03, h: 0.03 }, fill: '#2a2a2a', stroke: { width: 3, paint: '#9a9a9a' } }))],
+      text: [{ content: 'MTWTFSS', font: 'bebas-neue', letterSpacing: 1.1, box: { x: 0.5, y: 0.59, w: 0.6, h: 0.04 }, fill: '#b3001f' }],
+    }],
+  ];
+  clientScenes.forEach(([slug, name, description, d]) => out.push(draft(name, 'scene', description, { slug, ...d })));
   const texty: [string, string, string, BackgroundLayer[], Partial<ImageLayer>, Draft['text']][] = [
     ['Wanted Poster', 'vintage', 'An old western wanted poster with the photo and a name.', [fill({ type: 'noise', mode: 'fbm', scale: 60, stops: [[0, '#e8d0a0'], [1, '#c8a870']] })], { box: { x: 0.5, y: 0.5, w: 0.58, h: 0.44 }, filter: 'sepia(0.8) contrast(1.2)', frame: { width: 6, paint: '#3a2a1a' } },
       [{ content: 'WANTED', font: 'rye', box: { x: 0.5, y: 0.14, w: 0.8, h: 0.16 }, fill: '#3a2010' }, { source: 'text', font: 'rye', transform: 'upper', box: { x: 0.5, y: 0.86, w: 0.8, h: 0.1 }, fill: '#3a2010' }]],

@@ -32,7 +32,7 @@ import { loadHosts } from '../../engine/manifest/hosts.js';
  * /as/<host>, 96.4% at the plain base URL, 94.6% of paths), a little under where an example that
  * times out on a loaded machine could move a share; raise them as call sites are answered.
  */
-const FLOORS = { repositories: 145, strictShare: 0.965, plainShare: 0.955, pathShare: 0.945 };
+const FLOORS = { repositories: 145, strictShare: 0.97, plainShare: 0.965, pathShare: 0.975 };
 
 const corpus = loadCorpus();
 t.same(corpus.problems, [], 'every corpus file keeps the format of corpus/README.md');
