@@ -1,14 +1,16 @@
 import ipaddr from 'ipaddr.js';
 import { DEFAULT_TEST_API_KEY, type Config } from '../config.js';
+import { jobSettings } from '../jobs/settings.js';
 
 /**
  * What a host should hear at boot about a setting that is legal but risky. Only warnings:
  * a setting that cannot work stops the boot instead (config.ts, settings/*.ts).
  */
-export function bootWarnings(config: Pick<Config, 'host' | 'testApiKey' | 'testKeyRpm'>): string[] {
+export function bootWarnings(config: Config): string[] {
   const warnings: string[] = [];
   // the documented key on a reachable address: anyone may spend the host's AI budget and quotas
-  if (config.testApiKey === DEFAULT_TEST_API_KEY && !isLoopback(config.host))
+  // (a worker takes no keys: it answers only /health and /metrics)
+  if (config.testApiKey === DEFAULT_TEST_API_KEY && !isLoopback(config.host) && jobSettings(config).role !== 'worker')
     warnings.push(
       `the public test key "${DEFAULT_TEST_API_KEY}" is on (${config.testKeyRpm} requests a minute for anyone) and the server listens on ${config.host}, ` +
         // "NAME=value" would read as a secret to the log's redaction, which blanks the value

@@ -25,5 +25,6 @@ t.test('no warning on loopback, with the key off or with a private key', async (
   }
   t.same(bootWarnings(loadConfig({ TEST_API_KEY: 'off' })), []);
   t.same(bootWarnings(loadConfig({ TEST_API_KEY: 'a-private-test-key' })), []);
+  t.same(bootWarnings(loadConfig({ MANIFOLD_ROLE: 'worker', REDIS_URL: 'redis://127.0.0.1:6379' })), [], 'a worker takes no keys');
   for (const host of ['0.0.0.0', '10.0.0.1', 'example.com', '::']) t.notOk(isLoopback(host), host);
 });
