@@ -14,6 +14,7 @@ import { discoveryBuiltins } from './discovery/routes.js';
 import { galleryBuiltins } from './effects/gallery.js';
 import { tempMailSettings } from './tempmail/settings.js';
 import { mediaSettings } from './media/settings.js';
+import { registerYtdlpMetrics } from './media/ytdlp-metrics.js';
 import { closeChromium } from './tools/browser/chromium.js';
 import { checkScriptFonts } from './effects/script-fonts.js';
 import type { EngineMetrics } from './metrics/metrics.js';
@@ -77,8 +78,16 @@ export function engineFeatures(): Feature[] {
       start: (c) => c.jobs.start(),
     },
     tempMailReceiver(),
-    // the media service (downloaders) starts on first use in the engine's scope: its settings are checked now
-    { name: 'media', check: (config) => void mediaSettings(config) },
+    // the media service (downloaders) starts on first use in the engine's scope: its settings are checked now;
+    // yt-dlp's version and age are on /metrics from the start
+    {
+      name: 'media',
+      check: (config) => void mediaSettings(config),
+      routes: (c) => {
+        registerYtdlpMetrics(c.metrics.registry, c.config.env);
+        return [];
+      },
+    },
     // launched on first use (screenshots, HTML obfuscation), so only closed here
     { name: 'chromium', close: closeChromium },
     // says once at boot which scripts stickers and text effects cannot draw on this host

@@ -10,7 +10,7 @@ import type { HostOptions } from './ytdlp.js';
 export interface MediaSettings {
   /** yt-dlp binary: YTDLP_PATH (a newer release than Debian's) or `yt-dlp` on PATH. */
   ytdlp: string;
-  /** What the host adds to every yt-dlp run: YTDLP_COOKIES_FILE and YTDLP_EXTRA_ARGS. */
+  /** What the host adds to every yt-dlp run: YTDLP_JS_RUNTIMES, YTDLP_COOKIES_FILE and YTDLP_EXTRA_ARGS. */
   ytdlpHost: HostOptions;
   ffmpeg: string;
   ffprobe: string;
@@ -34,7 +34,11 @@ export function mediaSettings(config: Config): MediaSettings {
   const env = config.env;
   return Object.freeze({
     ytdlp: env.YTDLP_PATH ?? 'yt-dlp',
-    ytdlpHost: Object.freeze({ cookiesFile: env.YTDLP_COOKIES_FILE || undefined, extraArgs: extraArgs(env.YTDLP_EXTRA_ARGS) }),
+    ytdlpHost: Object.freeze({
+      cookiesFile: env.YTDLP_COOKIES_FILE || undefined,
+      extraArgs: extraArgs(env.YTDLP_EXTRA_ARGS),
+      jsRuntimes: jsRuntimes(env.YTDLP_JS_RUNTIMES),
+    }),
     ffmpeg: env.FFMPEG_PATH ?? 'ffmpeg',
     ffprobe: env.FFPROBE_PATH ?? 'ffprobe',
     maxDurationS: positiveInt(env, 'MEDIA_MAX_DURATION_S', 2 * 3600),
@@ -58,4 +62,22 @@ export function extraArgs(raw: string | undefined): string[] {
   const bad = words.find((w) => typeof w !== 'string');
   if (bad !== undefined) throw new Error(`YTDLP_EXTRA_ARGS must be plain arguments (no shell operators, globs or comments): ${JSON.stringify(bad)}`);
   return words as string[];
+}
+
+/** The runtimes yt-dlp's `--js-runtimes` knows; each may name its binary (`node:/usr/local/bin/node`). */
+const JS_RUNTIME = /^(deno|node|quickjs|bun)(:\S+)?$/;
+
+/**
+ * YTDLP_JS_RUNTIMES, comma-separated (`node`, `deno,node:/opt/node/bin/node`): one
+ * `--js-runtimes` each. Unset passes none (yt-dlp then uses deno if it finds it). A name
+ * yt-dlp does not know is a configuration error at boot, not a failure on every download.
+ */
+export function jsRuntimes(raw: string | undefined): string[] {
+  const runtimes = (raw ?? '')
+    .split(',')
+    .map((r) => r.trim())
+    .filter(Boolean);
+  const bad = runtimes.find((r) => !JS_RUNTIME.test(r));
+  if (bad !== undefined) throw new Error(`YTDLP_JS_RUNTIMES: "${bad}" is not one of deno, node, quickjs, bun (each optionally :PATH), comma-separated`);
+  return runtimes;
 }

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { captureTool } from './child.js';
 
 /**
@@ -30,22 +31,37 @@ export function describeVersion(path: string, version: string | null, now = new 
   const age = released ? Math.floor((now.getTime() - released.getTime()) / 86_400_000) : null;
   const status: YtdlpStatus = { path, version, age_days: age };
   if (age !== null && age > STALE_AFTER_DAYS) {
-    status.warning = `yt-dlp ${version} is ${age} days old (over ${STALE_AFTER_DAYS}): sites change often, update it (its standalone release, or PyPI) and point YTDLP_PATH at it`;
+    status.warning = `yt-dlp ${version} is ${age} days old (over ${STALE_AFTER_DAYS}): sites change often, update it with \`npm run ytdlp:update\` (it replaces the file YTDLP_PATH names)`;
   }
   return status;
 }
 
-let checked: { at: number; status: Promise<YtdlpStatus>; path: string } | undefined;
+let checked: { at: number; status: Promise<YtdlpStatus>; path: string; modified: number | undefined } | undefined;
 
-/** The status, asking the binary at most once an hour (a /health call never waits on more than one run). */
+/** When the file at `bin` last changed; undefined for a bare name found on PATH (the hourly recheck covers those). */
+function modifiedAt(bin: string): number | undefined {
+  if (!bin.includes('/')) return undefined;
+  try {
+    return fs.statSync(bin).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The status, asking the binary at most once an hour (a /health call or a scrape never
+ * waits on more than one run), and again at once when the file changed: `npm run
+ * ytdlp:update` renames a new release over it, and the next scrape shows the new version.
+ */
 export function ytdlpStatus(env: Readonly<Record<string, string | undefined>>): Promise<YtdlpStatus> {
   const path = env.YTDLP_PATH || 'yt-dlp';
-  if (!checked || checked.path !== path || Date.now() - checked.at > RECHECK_MS) {
+  const modified = modifiedAt(path);
+  if (!checked || checked.path !== path || checked.modified !== modified || Date.now() - checked.at > RECHECK_MS) {
     const status = captureTool(path, ['--version'], { signal: AbortSignal.timeout(5000), maxBytes: 4096 }).then(
       (out) => describeVersion(path, out.trim().split('\n')[0] || null),
       () => describeVersion(path, null),
     );
-    checked = { at: Date.now(), status, path };
+    checked = { at: Date.now(), status, path, modified };
   }
   return checked.status;
 }

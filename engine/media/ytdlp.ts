@@ -71,8 +71,19 @@ const proxyArgs = (proxy?: string) => (proxy ? ['--proxy', proxy] : []);
 export interface HostOptions {
   cookiesFile?: string;
   extraArgs?: string[];
+  /**
+   * YTDLP_JS_RUNTIMES: JavaScript runtimes yt-dlp may run YouTube's player code with
+   * (`--js-runtimes`, yt-dlp 2025.11.12 and later; only deno is on by default). The image
+   * sets `node`, the runtime Manifold itself runs on. Before the extra arguments, so a
+   * host's `--no-js-runtimes` there still wins.
+   */
+  jsRuntimes?: string[];
 }
-const hostArgs = (host?: HostOptions) => [...(host?.cookiesFile ? ['--cookies', host.cookiesFile] : []), ...(host?.extraArgs ?? [])];
+const hostArgs = (host?: HostOptions) => [
+  ...(host?.jsRuntimes ?? []).flatMap((runtime) => ['--js-runtimes', runtime]),
+  ...(host?.cookiesFile ? ['--cookies', host.cookiesFile] : []),
+  ...(host?.extraArgs ?? []),
+];
 
 /** Resolve a page URL to its metadata and formats, without downloading. */
 export const infoArgs = (url: string, options: { proxy?: string; host?: HostOptions } = {}): string[] => [

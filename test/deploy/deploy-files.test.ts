@@ -87,6 +87,7 @@ t.test('the Dockerfile: Node LTS, dependencies before sources, what CI installs,
     'installed through the checksum-verifying update script',
   );
   t.match(runtime, /YTDLP_PATH=\/opt\/yt-dlp\/yt-dlp/);
+  t.match(runtime, /YTDLP_JS_RUNTIMES=node\b/, "yt-dlp runs YouTube's player code on the image's Node");
   for (const copied of dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)) {
     for (const file of copied[1].split(' ')) t.ok(fs.existsSync(path.join(ROOT, file)), `COPY ${file} exists`);
   }
