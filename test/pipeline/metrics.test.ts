@@ -133,13 +133,13 @@ t.test('result-cache lookups are counted: hits, shared computations and misses',
 });
 
 t.test('METRICS_TOKEN: a bearer token is required', async (t) => {
-  const guarded = await serve({ METRICS_TOKEN: 'metrics-7f3a9c2e51d84b06e9' }, { endpoints, upstreamSpecs: upstream(base) });
+  const guarded = await serve({ METRICS_TOKEN: TEST_METRICS_TOKEN }, { endpoints, upstreamSpecs: upstream(base) });
   t.teardown(() => guarded.close());
   const none = await fetch(`${guarded.url}/metrics`);
   t.equal(none.status, 403);
   t.match(await none.json(), { success: false, error: 'forbidden' });
   t.equal((await fetch(`${guarded.url}/metrics`, { headers: { Authorization: 'Bearer wrong' } })).status, 403);
-  const ok = await fetch(`${guarded.url}/metrics`, { headers: { Authorization: 'Bearer metrics-7f3a9c2e51d84b06e9' } });
+  const ok = await fetch(`${guarded.url}/metrics`, { headers: { Authorization: `Bearer ${TEST_METRICS_TOKEN}` } });
   t.equal(ok.status, 200);
   const text = await ok.text();
   t.match(text, /^# TYPE manifold_http_requests_total counter/m);
