@@ -52,7 +52,7 @@ export function requestContext(config: Config, log: Logger, metrics?: EngineMetr
   return async (ctx, next) => {
     const started = performance.now();
     ctx.request.ip = clientIp(ctx.req);
-    // the SDK loads in the background at boot: requests before it has are not traced
+    // the SDK loads in the background from boot: a request before it has waits for it (once, at start)
     const span: RequestSpan | undefined = tracing && (await tracing)?.start(ctx);
     const sent = ctx.req.headers['x-request-id'];
     const id = typeof sent === 'string' && CLIENT_ID.test(sent) ? sent : crypto.randomUUID();

@@ -68,7 +68,7 @@ t.test('HTTPS with HSTS from TLS_CERT_FILE/TLS_KEY_FILE, full registry', async (
   t.match(JSON.parse(answer.body), { status: 'ok', version: '3.0.4' });
 });
 
-t.test('boot loads no database or queue client: Kysely, pg, BullMQ and ioredis load on first use', async (t) => {
+t.test('boot loads no database or queue client (Kysely, pg, BullMQ and ioredis load on first use) and no OpenTelemetry while tracing is off', async (t) => {
   // a value import of one of them in a module on the boot path cost ~130 ms of every start once
   const file = path.join(tempDataDir('manifold-loads-'), 'loads.json');
   const server = start({ RECORD_LOADS_FILE: file }, ['--import', './test/support/record-loads.mjs']);
@@ -80,7 +80,7 @@ t.test('boot loads no database or queue client: Kysely, pg, BullMQ and ioredis l
   const packages = new Set(loaded.flatMap((url) => url.match(/\/node_modules\/((?:@[^/]+\/)?[^/]+)\//)?.[1] ?? []));
   t.ok(packages.has('koa') && packages.has(SQLITE_DRIVER), 'the recording sees what boot loads');
   t.same(
-    ['kysely', 'pg', 'bullmq', 'ioredis'].filter((name) => packages.has(name)),
+    ['kysely', 'pg', 'bullmq', 'ioredis', '@opentelemetry/api', '@opentelemetry/sdk-node'].filter((name) => packages.has(name)),
     [],
     'none of them loaded before listening',
   );
