@@ -22,7 +22,7 @@ export interface Revocations {
   publish(id: string): Promise<void>;
   /** Listen for revocations (every instance's, this one's included); emits 'revoked' with the key id. */
   on(event: 'revoked', listener: (id: string) => void): this;
-  /** Settles once this instance listens (or its first try failed: ioredis keeps trying). */
+  /** Settles once this instance listens (while Redis is away, once it is back: ioredis keeps trying). */
   readonly listening: Promise<void>;
   close(): Promise<void>;
 }
