@@ -1,5 +1,4 @@
 import path from 'node:path';
-import type { GlobalFonts as Fonts } from '@napi-rs/canvas';
 
 /**
  * Text in every script. A display font (Luckiest Guy, Anton…) draws Latin only; Skia
@@ -9,9 +8,10 @@ import type { GlobalFonts as Fonts } from '@napi-rs/canvas';
  * emoji (fonts-noto-color-emoji), then DejaVu from npm, always present, as the last resort.
  *
  * Order matters where fonts overlap. The emoji font also maps digits, '#', '*' and the
- * space (keycap bases, drawn as wide grey glyphs), so it comes after the text fonts,
- * which all have those; DejaVu draws some emoji in monochrome (😂, ☕…), so it comes after
- * the emoji font. Families Skia does not know are skipped: a host without Noto draws as
+ * space (keycap bases, drawn as wide grey glyphs), so it comes after the display font and
+ * Noto Sans, which have those; DejaVu and the CJK font draw some emoji in monochrome
+ * (😂, ☕; ⚽, 🆎), so they come after the emoji font. test/effects/every-script.test.ts
+ * checks every emoji code point against the chain. Families Skia does not know are skipped: a host without Noto draws as
  * before (DejaVu, boxes for what it lacks) and boot says which scripts fall back.
  */
 export interface ScriptFont {
@@ -20,36 +20,37 @@ export interface ScriptFont {
   scripts: string;
   /** The Debian package that installs it. */
   deb: string;
+  /** A letter it draws, to tell whether Skia has it. */
+  sample: string;
 }
 
-const core = (family: string, scripts: string): ScriptFont => ({ family, scripts, deb: 'fonts-noto-core' });
+const core = (family: string, scripts: string, sample: string): ScriptFont => ({ family, scripts, deb: 'fonts-noto-core', sample });
 
 export const SCRIPT_FONTS: readonly ScriptFont[] = [
   // Latin with every diacritic (Vietnamese too), Greek and Cyrillic; no emoji in it
-  core('Noto Sans', 'Latin with diacritics, Greek, Cyrillic'),
-  core('Noto Sans Arabic', 'Arabic, Persian, Urdu'),
-  core('Noto Sans Hebrew', 'Hebrew'),
-  core('Noto Sans Devanagari', 'Devanagari (Hindi, Marathi, Nepali)'),
-  core('Noto Sans Bengali', 'Bengali'),
-  core('Noto Sans Gurmukhi', 'Gurmukhi'),
-  core('Noto Sans Gujarati', 'Gujarati'),
-  core('Noto Sans Tamil', 'Tamil'),
-  core('Noto Sans Telugu', 'Telugu'),
-  core('Noto Sans Kannada', 'Kannada'),
-  core('Noto Sans Malayalam', 'Malayalam'),
-  core('Noto Sans Sinhala', 'Sinhala'),
-  core('Noto Sans Thai', 'Thai'),
-  core('Noto Sans Lao', 'Lao'),
-  core('Noto Sans Khmer', 'Khmer'),
-  core('Noto Sans Myanmar', 'Myanmar'),
-  core('Noto Sans Georgian', 'Georgian'),
-  core('Noto Sans Armenian', 'Armenian'),
-  core('Noto Sans Ethiopic', 'Ethiopic'),
-  // the Simplified Chinese face of the collection; it has kana and Hangul too
-  { family: 'Noto Sans CJK SC', scripts: 'Chinese, Japanese, Korean', deb: 'fonts-noto-cjk' },
-  { family: 'Noto Color Emoji', scripts: 'colour emoji', deb: 'fonts-noto-color-emoji' },
-  core('Noto Sans Symbols', 'symbols'),
-  core('Noto Sans Symbols2', 'symbols'),
+  core('Noto Sans', 'Latin with diacritics, Greek, Cyrillic', 'Ệ'),
+  core('Noto Sans Arabic', 'Arabic, Persian, Urdu', 'ب'),
+  core('Noto Sans Hebrew', 'Hebrew', 'ש'),
+  core('Noto Sans Devanagari', 'Devanagari (Hindi, Marathi, Nepali)', 'न'),
+  core('Noto Sans Bengali', 'Bengali', 'ক'),
+  core('Noto Sans Gurmukhi', 'Gurmukhi', 'ਗ'),
+  core('Noto Sans Gujarati', 'Gujarati', 'ગ'),
+  core('Noto Sans Tamil', 'Tamil', 'த'),
+  core('Noto Sans Telugu', 'Telugu', 'త'),
+  core('Noto Sans Kannada', 'Kannada', 'ಕ'),
+  core('Noto Sans Malayalam', 'Malayalam', 'മ'),
+  core('Noto Sans Sinhala', 'Sinhala', 'ක'),
+  core('Noto Sans Thai', 'Thai', 'ก'),
+  core('Noto Sans Lao', 'Lao', 'ກ'),
+  core('Noto Sans Khmer', 'Khmer', 'ក'),
+  core('Noto Sans Myanmar', 'Myanmar', 'က'),
+  core('Noto Sans Georgian', 'Georgian', 'ა'),
+  core('Noto Sans Armenian', 'Armenian', 'Ա'),
+  core('Noto Sans Ethiopic', 'Ethiopic', 'አ'),
+  { family: 'Noto Color Emoji', scripts: 'colour emoji', deb: 'fonts-noto-color-emoji', sample: '😂' },
+  // the Simplified Chinese face of the collection; it has kana and Hangul too, and also
+  // monochrome ⚽, ⚾, 🆎, 🈁… (emoji by default), hence after the emoji
+  { family: 'Noto Sans CJK SC', scripts: 'Chinese, Japanese, Korean', deb: 'fonts-noto-cjk', sample: '你' },
 ];
 
 /** Bundled with the npm package dejavu-fonts-ttf (registered by fonts.ts and the sticker drawing). */
@@ -69,9 +70,29 @@ export function fontDirs(env: Readonly<Record<string, string>>): string[] {
   return (env.FONT_DIRS ?? '').split(path.delimiter).filter(Boolean);
 }
 
-/** What a host lacks of the chain: the fonts Skia does not know, with the packages that bring them. */
-export function missingScriptFonts(has: (family: string) => boolean): { scripts: string[]; install: string[] } {
-  const missing = SCRIPT_FONTS.filter((f) => !has(f.family));
+type Canvas = typeof import('@napi-rs/canvas');
+const UNKNOWN_FAMILY = 'No Such Family (Manifold)';
+
+/**
+ * Whether Skia draws `sample` with this family: GlobalFonts.has knows only the first face
+ * of a font collection (NotoSansCJK-Regular.ttc lists as "Noto Sans CJK JP" alone though
+ * Skia matches its SC face), so ask the renderer. A family Skia does not know draws like
+ * an unknown one.
+ */
+function draws(canvas: Canvas, family: string, sample: string): boolean {
+  const tile = (css: string) => {
+    const c = canvas.createCanvas(48, 48);
+    const g = c.getContext('2d');
+    g.font = css;
+    g.fillText(sample, 4, 40);
+    return Buffer.from(c.data());
+  };
+  return !tile(`32px "${family}"`).equals(tile(`32px "${UNKNOWN_FAMILY}"`));
+}
+
+/** What this host lacks of the chain: the scripts that will fall back, and the packages that bring their fonts. */
+export function missingScriptFonts(canvas: Canvas, fonts = SCRIPT_FONTS): { scripts: string[]; install: string[] } {
+  const missing = fonts.filter((f) => !draws(canvas, f.family, f.sample));
   return { scripts: [...new Set(missing.map((f) => f.scripts))], install: [...new Set(missing.map((f) => f.deb))] };
 }
 
@@ -80,19 +101,23 @@ export function missingScriptFonts(has: (family: string) => boolean): { scripts:
  * FONT_DIRS into Skia's registry, which is the process's, so the render workers see them
  * too, and says which scripts will fall back. Never throws: a host without fonts still serves.
  */
-export async function checkScriptFonts(env: Readonly<Record<string, string>>, log: (fields: Record<string, unknown>) => void): Promise<void> {
+export async function checkScriptFonts(
+  env: Readonly<Record<string, string>>,
+  log: (fields: Record<string, unknown>) => void,
+  fonts = SCRIPT_FONTS,
+): Promise<void> {
   // the listening line first: Skia's load and its scan of the system fonts take ~0.3 s
   await new Promise((resolve) => setImmediate(resolve));
-  let GlobalFonts: typeof Fonts;
+  let canvas: Canvas;
   try {
-    ({ GlobalFonts } = await import('@napi-rs/canvas'));
+    canvas = await import('@napi-rs/canvas');
   } catch (err) {
     log({ msg: 'fonts: the canvas library did not load; stickers and text effects will fail', err: (err as Error).message });
     return;
   }
   const dirs = fontDirs(env);
-  const loaded = dirs.map((dir) => ({ dir, fonts: GlobalFonts.loadFontsFromDir(dir) }));
-  const { scripts, install } = missingScriptFonts((family) => GlobalFonts.has(family));
+  const loaded = dirs.map((dir) => ({ dir, fonts: canvas.GlobalFonts.loadFontsFromDir(dir) }));
+  const { scripts, install } = missingScriptFonts(canvas, fonts);
   if (!scripts.length) {
     log({ msg: 'fonts: every script of the fallback chain is installed', ...(dirs.length ? { fontDirs: loaded } : {}) });
     return;
