@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig } from './config.js';
 import { createEngine } from './app.js';
 import { createHttpServer } from './http-server.js';
+import { lowOpenFilesWarning, openFilesLimit } from './http/open-files.js';
 import { createLogger } from './log.js';
 import { tuneV8 } from './v8-flags.js';
 import { bootWarnings } from './settings/boot-warnings.js';
@@ -52,6 +53,8 @@ server.listen(config.port, config.host, () => {
   const unavailable = summarizeUnavailable(registry.routes);
   if (unavailable.total) logger.info({ msg: formatUnavailable(unavailable), unavailable: unavailable.total });
   for (const warning of bootWarnings(config)) logger.warn({ msg: warning });
+  const descriptors = lowOpenFilesWarning(openFilesLimit());
+  if (descriptors) logger.warn({ msg: descriptors });
 });
 
 // what the features run beside the HTTP server (features.ts)
