@@ -29,6 +29,23 @@ t.test('one line per request with the documented fields', async (t) => {
   t.match(line.time, /Z$/);
 });
 
+t.test('who asked: client address, key id and tier, user agent — never the key', async (t) => {
+  const created = await served.engine.keys.create({ tier: 'personal', label: 'log' });
+  const personal = JSON.parse((await logged('/api/test/one?text=a', { headers: { 'X-API-Key': created.key, 'User-Agent': 'my-bot/2.1' } })).lines[0]!);
+  t.match(personal, { ip: '127.0.0.1', keyId: created.id, tier: 'personal', userAgent: 'my-bot/2.1' });
+  t.notOk(JSON.stringify(personal).includes(created.key), 'not the key');
+  const shared = JSON.parse((await logged(`/api/test/one?text=a&apikey=${TEST_KEY}`)).lines[0]!);
+  t.match(shared, { keyId: 'test', tier: 'test' });
+  const refused = JSON.parse((await logged(`/api/test/one?text=a&apikey=${OTHER}`)).lines[0]!);
+  t.equal(refused.status, 401);
+  t.equal(refused.keyId, undefined, 'an unknown key has no id');
+  t.equal(refused.ip, '127.0.0.1');
+  const long = JSON.parse((await logged(`/api/test/one?text=a&apikey=${TEST_KEY}`, { headers: { 'User-Agent': 'x'.repeat(1000) } })).lines[0]!);
+  t.equal(long.userAgent.length, 256, 'a user agent is cut at 256 characters');
+  const pasted = (await logged('/api/test/one?text=a', { headers: { 'X-API-Key': created.key, 'User-Agent': `bot key=${created.key}` } })).lines[0]!;
+  t.notOk(pasted.includes(created.key), 'a key pasted into the user agent is blanked');
+});
+
 t.test('no spelling of a key reaches the log', async (t) => {
   const spellings = [
     `apikey[]=${OTHER}`,
