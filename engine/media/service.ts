@@ -11,7 +11,7 @@ import { chooseFormats, knownSize, type Target } from './formats.js';
 import { JobSlots } from './job-slots.js';
 import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
 import { scopeOf } from '../scope.js';
-import { proxyDial } from './outbound-proxy.js';
+import { mediaProxyDial } from './proxy-failover.js';
 import { metaOf, safeFilename, type ItemMeta, type Produced } from './result-shapes.js';
 import { mediaSettings, type MediaSettings } from './settings.js';
 import { infoArgs, runInfo, searchArgs, writeInfoFile, type YtInfo } from './ytdlp.js';
@@ -48,7 +48,7 @@ export class MediaService {
     this.cache = new MediaFileCache(setup.config, setup.files, this.settings.fileTtlS, this.settings.diskQuotaBytes, `${setup.config.publicBaseUrl}/files`);
     this.cache.startJanitor(Math.min(this.settings.fileTtlS * 500, 60_000));
     this.tempDir = setup.files.tempDir;
-    this.proxy = startEgressProxy(setup.http.guard, setup.config.env.MEDIA_PROXY ? proxyDial(setup.config.env.MEDIA_PROXY) : undefined);
+    this.proxy = startEgressProxy(setup.http.guard, setup.config.env.MEDIA_PROXY ? mediaProxyDial(setup.config.env.MEDIA_PROXY) : undefined);
   }
 
   /** Stop the egress proxy (its listener and tunnels) and the cache janitor. */
