@@ -11,7 +11,7 @@ import type { SsrfGuard } from './http/ssrf-guard.js';
 import { createResultCache } from './cache.js';
 import type { FileStore } from './storage/files.js';
 import { createFileStore } from './storage/create-file-store.js';
-import { closeDatabase, database, databaseTarget } from './db/database.js';
+import { closeDatabase, database, databaseCircuit, databaseTarget } from './db/database.js';
 import { UsageCounter } from './db/usage.js';
 import { DailyQuota } from './limits/daily-quota.js';
 import { KeyStore } from './auth/key-store.js';
@@ -104,7 +104,11 @@ export function createEngine(options: EngineOptions): Engine {
   // the features' built-in routes, one table: dispatched, listed and documented like the manifests
   const builtins: Builtin[] = [];
   // the circuits in front of dependencies, for /metrics
-  const circuits = (): CircuitReading[] => [['result cache', cache.circuit]];
+  const circuits = (): CircuitReading[] => [
+    ['database', databaseCircuit(config)],
+    ['rate-limit store', limiter.circuit],
+    ['result cache', cache.circuit],
+  ];
   const context: FeatureContext = { config, registry, store, usage, quota, files, logger, metrics, jobs, builtins: () => builtins, circuits };
   for (const feature of features) builtins.push(...(feature.routes?.(context) ?? []));
 

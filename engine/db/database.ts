@@ -94,6 +94,12 @@ export function database(config: Pick<Config, 'dataDir' | 'env'>): Database {
   return opened;
 }
 
+/** The state of the circuit in front of this configuration's PostgreSQL server, without opening anything (metrics); undefined for SQLite or before its first use. */
+export function databaseCircuit(config: Pick<Config, 'dataDir' | 'env'>): CircuitState | undefined {
+  const target = databaseTarget(config);
+  return 'url' in target ? circuits.get(keyOf(target))?.state : undefined;
+}
+
 const databaseBreaker = () => new CircuitBreaker({ ...BREAKER, isFailure: isUnreachable, opensAtOnce: isTimeout });
 
 /**

@@ -1,3 +1,5 @@
+import type { CircuitState } from '../circuit-breaker.js';
+
 /**
  * Per-key request budgets as an exact sliding-window log: a hit is allowed when
  * fewer than `limit` allowed hits happened in the last `windowMs`, so there are
@@ -29,6 +31,8 @@ export interface RateLimiter {
   hitNow?(bucket: string, limit: number, windowMs: number): RateLimitDecision;
   /** Release connections/timers; the limiter is unusable afterwards. */
   close(): Promise<void>;
+  /** The circuit in front of a shared store (metrics); absent for the in-process limiter. */
+  readonly circuit?: CircuitState;
 }
 
 /** What a store knows after one hit, in its own time unit. */

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { connectRedis, type RedisConnection } from '../redis.js';
+import type { CircuitState } from '../circuit-breaker.js';
 import { ApiError } from '../errors.js';
 import { silentLogger, type Logger } from '../log.js';
 import { MemoryRateLimiter } from './memory-rate-limiter.js';
@@ -171,6 +172,11 @@ export class RedisRateLimiter implements RateLimiter {
       window: windowMs * 1000,
       unitsPerSecond: 1_000_000,
     });
+  }
+
+  /** The circuit in front of Redis (metrics). */
+  get circuit(): CircuitState {
+    return this.#redis.circuit;
   }
 
   async close(): Promise<void> {

@@ -10,7 +10,7 @@
 import t from 'tap';
 import { startPostgres } from '../support/postgres.js';
 import { startRedisServer } from '../limits/redis-server.js';
-import { serve } from '../support/serve.js';
+import { serve, TEST_KEY } from '../support/serve.js';
 import { testEndpoints } from '../engine/test-endpoints.js';
 
 const pg = await startPostgres(t);
@@ -39,11 +39,14 @@ async function until(want: number, bound: number): Promise<number> {
   }
 }
 
-const upIn = async (dependency: string) => {
+/** One sample of /metrics, by its name and labels as written; undefined when absent. */
+const sample = async (series: string) => {
   const text = await (await fetch(`${served.url}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`manifold_dependency_up{dependency="${dependency}"}`));
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
   return line && Number(line.split(' ').pop());
 };
+const upIn = (dependency: string) => sample(`manifold_dependency_up{dependency="${dependency}"}`);
+const circuit = (name: string, state: string) => sample(`manifold_circuit_state{circuit="${name}",state="${state}"}`);
 
 t.test('liveness answers without asking any dependency', async (t) => {
   const res = await fetch(`${served.url}/health/live`);
@@ -60,6 +63,8 @@ t.test('ready while the database, Redis and the job queue answer', async (t) => 
   t.ok(Object.values(body.checks!).every((c) => c.ok));
   t.equal(await upIn('database'), 1);
   t.equal(await upIn('redis'), 1);
+  t.equal(await circuit('rate-limit store', 'closed'), 1, 'the circuits in front of Redis are closed');
+  t.equal(await circuit('result cache', 'closed'), 1);
 });
 
 t.test('PostgreSQL stops: the next answer is 503 naming the database; its return: the next is 200', async (t) => {
@@ -94,6 +99,9 @@ t.test('Redis stops: the next answer is 503 naming Redis and the job queue on it
   t.equal(down.status, 503);
   t.same(down.body.details!.map((d) => d.dependency).sort(), ['queue', 'redis']);
   t.equal(await upIn('redis'), 0);
+  // keyed requests go on (counted locally) while the rate-limit store's circuit opens after its failures
+  for (let i = 0; i < 20 && (await circuit('rate-limit store', 'open')) !== 1; i++) await fetch(`${served.url}/api/test/one?text=a&apikey=${TEST_KEY}`);
+  t.equal(await circuit('rate-limit store', 'open'), 1, 'manifold_circuit_state shows the open circuit');
 
   await redis.start();
   const tookMs = await until(200, 10_000);
