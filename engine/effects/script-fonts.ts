@@ -3,16 +3,18 @@ import path from 'node:path';
 /**
  * Text in every script. A display font (Luckiest Guy, Anton…) draws Latin only; Skia
  * (@napi-rs/canvas, shaping with HarfBuzz) tries the families of a CSS font list glyph
- * cluster by glyph cluster, so every text drawn here names the display font first and
- * then this chain: Noto per script (Debian's fonts-noto-core and fonts-noto-cjk), colour
- * emoji (fonts-noto-color-emoji), then DejaVu from npm, always present, as the last resort.
+ * cluster by glyph cluster, so every text drawn here names the display font first and then
+ * this chain: Noto Sans and Noto per script (Debian's fonts-noto-core), colour emoji
+ * (fonts-noto-color-emoji), Chinese, Japanese and Korean (fonts-noto-cjk), then DejaVu from
+ * npm, always present, as the last resort.
  *
  * Order matters where fonts overlap. The emoji font also maps digits, '#', '*' and the
  * space (keycap bases, drawn as wide grey glyphs), so it comes after the display font and
- * Noto Sans, which have those; DejaVu and the CJK font draw some emoji in monochrome
- * (😂, ☕; ⚽, 🆎), so they come after the emoji font. test/effects/every-script.test.ts
- * checks every emoji code point against the chain. Families Skia does not know are skipped: a host without Noto draws as
- * before (DejaVu, boxes for what it lacks) and boot says which scripts fall back.
+ * Noto Sans, which have those; the CJK font and DejaVu draw some emoji in monochrome
+ * (⚽, 🆎; 😂, ☕), so they come after it. test/effects/every-script.test.ts checks every
+ * emoji code point against the chain. Families Skia does not know are skipped: a host
+ * without Noto draws as before (DejaVu, boxes for what it lacks), and boot says which
+ * scripts fall back.
  */
 export interface ScriptFont {
   family: string;
