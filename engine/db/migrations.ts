@@ -14,6 +14,7 @@ const MIGRATIONS: Record<string, (db: Kysely<any>, dialect: Dialect) => Promise<
   '0001-state': (db, dialect) => initialState(db, dialect),
   '0002-jobs-stage': (db) => db.schema.alterTable('jobs').addColumn('stage', 'text').execute(),
   '0003-daily-quota': (db) => dailyQuota(db),
+  '0004-owners': (db) => owners(db),
 };
 
 /** Every migration's name: a database that has applied them all needs no lock at boot. */
@@ -160,6 +161,18 @@ async function dailyQuota(db: Kysely<any>): Promise<void> {
     .addColumn('count', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('daily_quota_pk', ['key_id', 'day'])
     .execute();
+}
+
+/**
+ * Whose temp-mail addresses and short links: the creating key's id, and for an address the
+ * SHA-256 of the token handed out with it (the shared test key's users tell theirs apart by
+ * it). Rows made before have no owner and answer to no key: such an address expires within
+ * its TEMPMAIL_TTL_SECONDS; such a link keeps redirecting, only its stats are closed.
+ */
+async function owners(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('tempmail_addresses').addColumn('owner_key_id', 'text').execute();
+  await db.schema.alterTable('tempmail_addresses').addColumn('token_hash', 'text').execute();
+  await db.schema.alterTable('short_links').addColumn('owner_key_id', 'text').execute();
 }
 
 /**

@@ -41,12 +41,18 @@ export interface ShortLinksTable {
   clicks: ColumnType<number, number | undefined, number>;
   created_at: string;
   last_click_at: string | null;
+  /** The creating key's id (a personal key's row id, or the shared test key's fixed id; never the key); null for links made before owners were kept. */
+  owner_key_id: string | null;
 }
 
 export interface TempmailAddressesTable {
   address: string;
   created_at: string;
   expires_at: number;
+  /** The creating key's id, as for short links; null for addresses made before owners were kept. */
+  owner_key_id: string | null;
+  /** Lower-case hex SHA-256 of the token handed out with the address (the token itself is never stored). */
+  token_hash: string | null;
 }
 
 export interface TempmailMessagesTable {

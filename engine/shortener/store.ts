@@ -5,7 +5,8 @@ import { readyDatabase, type Database, type DatabaseSource } from '../db/databas
  * Short links in the instance's database (SQLite, or PostgreSQL shared by every
  * instance): code -> URL, with a click count. Codes are 7 random base62 characters
  * (62^7 ≈ 3.5e12, so a collision is retried, not expected); a custom alias is taken
- * as given when free.
+ * as given when free. A link belongs to the key that made it (its id, never the key):
+ * its stats answer to that key only, while its redirect is public, as a link must be.
  */
 export interface ShortLink {
   code: string;
@@ -13,6 +14,8 @@ export interface ShortLink {
   clicks: number;
   createdAt: string;
   lastClickAt: string | null;
+  /** The creating key's id; undefined for links made before owners were kept. */
+  ownerKeyId?: string;
 }
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -32,25 +35,30 @@ export class ShortLinkStore {
     this.#db = () => readyDatabase(source);
   }
 
-  /** The link for `url`: an existing random-code link is reused, so shortening twice gives one code. */
-  async create(url: string, alias?: string): Promise<ShortLink | undefined> {
+  /**
+   * `ownerKeyId`'s link for `url`: its existing random-code link is reused, so shortening
+   * twice gives one code (another key's link for the same URL is never handed out: its
+   * stats are not this key's). Undefined when `alias` is taken, by another URL or another key.
+   */
+  async create(url: string, ownerKeyId: string, alias?: string): Promise<ShortLink | undefined> {
     if (alias) {
       const existing = await this.get(alias);
-      if (existing) return existing.url === url ? existing : undefined;
+      if (existing) return existing.url === url && existing.ownerKeyId === ownerKeyId ? existing : undefined;
       // another instance may take the alias between the look and the insert: then the insert does nothing
-      return (await this.insert(alias, url)) ?? (await this.create(url, alias));
+      return (await this.insert(alias, url, ownerKeyId)) ?? (await this.create(url, ownerKeyId, alias));
     }
     const { kysely } = await this.#db();
     const reused = await kysely
       .selectFrom('short_links')
       .select('code')
       .where('url', '=', url)
+      .where('owner_key_id', '=', ownerKeyId)
       .where((eb) => eb(eb.fn('length', ['code']), '=', CODE_LENGTH))
       .limit(1)
       .executeTakeFirst();
     if (reused) return this.get(reused.code);
     for (;;) {
-      const inserted = await this.insert(randomCode(), url);
+      const inserted = await this.insert(randomCode(), url, ownerKeyId);
       if (inserted) return inserted;
     }
   }
@@ -58,7 +66,16 @@ export class ShortLinkStore {
   async get(code: string): Promise<ShortLink | undefined> {
     const { kysely } = await this.#db();
     const row = await kysely.selectFrom('short_links').selectAll().where('code', '=', code).executeTakeFirst();
-    return row && { code: row.code, url: row.url, clicks: row.clicks, createdAt: row.created_at, lastClickAt: row.last_click_at };
+    return (
+      row && {
+        code: row.code,
+        url: row.url,
+        clicks: row.clicks,
+        createdAt: row.created_at,
+        lastClickAt: row.last_click_at,
+        ...(row.owner_key_id !== null && { ownerKeyId: row.owner_key_id }),
+      }
+    );
   }
 
   /** Count a click and answer the target, in one statement. */
@@ -74,15 +91,15 @@ export class ShortLinkStore {
   }
 
   /** The new link, or undefined when the code is taken. */
-  private async insert(code: string, url: string): Promise<ShortLink | undefined> {
+  private async insert(code: string, url: string, ownerKeyId: string): Promise<ShortLink | undefined> {
     const { kysely } = await this.#db();
     const createdAt = new Date().toISOString();
     const row = await kysely
       .insertInto('short_links')
-      .values({ code, url, created_at: createdAt })
+      .values({ code, url, created_at: createdAt, owner_key_id: ownerKeyId })
       .onConflict((oc) => oc.column('code').doNothing())
       .returning('code')
       .executeTakeFirst();
-    return row && { code, url, clicks: 0, createdAt, lastClickAt: null };
+    return row && { code, url, clicks: 0, createdAt, lastClickAt: null, ownerKeyId };
   }
 }

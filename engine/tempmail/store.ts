@@ -6,7 +6,8 @@ import { readyDatabase, type Database, type DatabaseSource } from '../db/databas
  * instance, so the SMTP receiver and the API may run in different processes):
  * addresses with an expiry, and their parsed messages (deleted with the address).
  * Expired addresses are purged lazily whenever the store is used, so no timer is
- * needed.
+ * needed. An address belongs to the key that made it (its id, never the key) and to the
+ * holder of the token handed out with it (its SHA-256 is kept, never the token).
  */
 export interface StoredAttachment {
   name: string;
@@ -30,6 +31,12 @@ export interface Message extends MessageSummary {
   size: number;
 }
 
+/** Who may read an address: the creating key's id and the SHA-256 of its token. */
+export interface AddressOwner {
+  keyId: string;
+  tokenHash: string;
+}
+
 export class TempMailStore {
   readonly #db: () => Promise<Database>;
 
@@ -45,21 +52,28 @@ export class TempMailStore {
     return db;
   }
 
-  /** A new address; undefined when the chosen local part is taken. */
-  async createAddress(address: string, ttlSeconds: number): Promise<{ address: string; expiresAt: string } | undefined> {
+  /** A new address of `owner`; undefined when the chosen local part is taken (by any key: a live address is never taken over). */
+  async createAddress(address: string, ttlSeconds: number, owner: AddressOwner): Promise<{ address: string; expiresAt: string } | undefined> {
     const { kysely } = await this.purged();
     const expires = Date.now() + ttlSeconds * 1000;
     const inserted = await kysely
       .insertInto('tempmail_addresses')
-      .values({ address, created_at: new Date().toISOString(), expires_at: expires })
+      .values({ address, created_at: new Date().toISOString(), expires_at: expires, owner_key_id: owner.keyId, token_hash: owner.tokenHash })
       .onConflict((oc) => oc.column('address').doNothing())
       .executeTakeFirst();
     return inserted.numInsertedOrUpdatedRows ? { address, expiresAt: new Date(expires).toISOString() } : undefined;
   }
 
+  /** Whether a live address exists (the SMTP receiver's RCPT check: mail is taken for any address of ours). */
   async exists(address: string): Promise<boolean> {
+    return (await this.owner(address)) !== undefined;
+  }
+
+  /** The owner of a live address; undefined when there is no such address (or it expired). Addresses made before owners were kept have none. */
+  async owner(address: string): Promise<Partial<AddressOwner> | undefined> {
     const { kysely } = await this.purged();
-    return Boolean(await kysely.selectFrom('tempmail_addresses').select('address').where('address', '=', address).executeTakeFirst());
+    const row = await kysely.selectFrom('tempmail_addresses').select(['owner_key_id', 'token_hash']).where('address', '=', address).executeTakeFirst();
+    return row && { keyId: row.owner_key_id ?? undefined, tokenHash: row.token_hash ?? undefined };
   }
 
   async deleteAddress(address: string): Promise<boolean> {

@@ -30,11 +30,11 @@ for (const dialect of await testDialects(t)) {
         html: '<p onclick="steal()">Rich <b>body</b></p><script>steal()</script>',
         attachments: [{ filename: 'note.txt', content: 'attached text' }],
       });
-      const inbox = await api('/api/tempmail/inbox', { email: box.email });
+      const inbox = await api('/api/tempmail/inbox', { token: box.token, email: box.email });
       t.equal(inbox.result.length, 1);
       t.match(inbox.result[0], { from: '"Ada" <ada@example.com>', subject: 'Hello temp mail', id: String, messageid: String });
 
-      const { result: msg } = await api('/api/tempmail/message', { email: box.email, messageid: inbox.result[0].id });
+      const { result: msg } = await api('/api/tempmail/message', { token: box.token, email: box.email, messageid: inbox.result[0].id });
       t.equal(msg.text.trim(), 'Plain body');
       t.equal(msg.body, msg.text, 'body = text, the field clients read');
       t.equal(msg.html, '<p>Rich <b>body</b></p>', 'HTML is sanitised');
@@ -43,9 +43,9 @@ for (const dialect of await testDialects(t)) {
       const file = await fetch(msg.attachments[0].url);
       t.equal(await file.text(), 'attached text', 'attachment is hosted');
 
-      t.match(await api('/api/tempmail/deletemessage', { email: box.email, messageid: msg.id }), { result: { deleted: true } });
-      t.same((await api('/api/tempmail/inbox', { email: box.email })).result, []);
-      t.match(await api('/api/tempmail/message', { email: box.email, messageid: msg.id }), { status: 404 });
+      t.match(await api('/api/tempmail/deletemessage', { token: box.token, email: box.email, messageid: msg.id }), { result: { deleted: true } });
+      t.same((await api('/api/tempmail/inbox', { token: box.token, email: box.email })).result, []);
+      t.match(await api('/api/tempmail/message', { token: box.token, email: box.email, messageid: msg.id }), { status: 404 });
     });
 
     t.test('first-generation clients name the address by username and domain (/api/tempmail/create, check, content, delete)', async (t) => {
@@ -53,13 +53,19 @@ for (const dialect of await testDialects(t)) {
       t.match(box, { username: String, domain: 'mail.test', message: String });
       t.equal(box.email, `${box.username}@${box.domain}`);
       await transport.sendMail({ from: 'gen1@example.com', to: box.email, subject: 'Gen 1', text: 'first generation' });
-      const check = await api('/api/tempmail/check', { username: box.username, domain: box.domain });
+      const check = await api('/api/tempmail/check', { token: box.token, username: box.username, domain: box.domain });
       t.match(check.result, [{ subject: 'Gen 1', id: String }]);
-      const content = await api('/api/tempmail/content', { username: box.username, domain: box.domain, emailId: check.result[0].id });
+      const content = await api('/api/tempmail/content', { token: box.token, username: box.username, domain: box.domain, emailId: check.result[0].id });
       t.equal(content.result.body.trim(), 'first generation');
-      t.match(await api('/api/tempgen/v1/inbox', { login: box.username }), { result: [{ subject: 'Gen 1' }] }, 'the domain defaults to MAIL_DOMAIN');
-      t.match(await api('/api/tempmail/delete', { username: box.username, domain: box.domain }), { result: { deleted: true, email: box.email } });
-      t.match(await api('/api/tempgen/v2/inbox', { email: box.email }), { status: 404 });
+      t.match(
+        await api('/api/tempgen/v1/inbox', { token: box.token, login: box.username }),
+        { result: [{ subject: 'Gen 1' }] },
+        'the domain defaults to MAIL_DOMAIN',
+      );
+      t.match(await api('/api/tempmail/delete', { token: box.token, username: box.username, domain: box.domain }), {
+        result: { deleted: true, email: box.email },
+      });
+      t.match(await api('/api/tempgen/v2/inbox', { token: box.token, email: box.email }), { status: 404 });
     });
 
     t.test('mail for unknown addresses is refused at RCPT', async (t) => {
@@ -70,20 +76,20 @@ for (const dialect of await testDialects(t)) {
     t.test('per-inbox count limit keeps the newest; size limit refuses big mail', async (t) => {
       const { result: box } = await api('/api/tempmail/generate', { name: 'limits' });
       for (const n of [1, 2, 3, 4]) await transport.sendMail({ from: 'a@example.com', to: box.email, subject: `m${n}`, text: 'x' });
-      const inbox = await api('/api/tempmail/inbox', { email: box.email });
+      const inbox = await api('/api/tempmail/inbox', { token: box.token, email: box.email });
       t.same(
         inbox.result.map((m: { subject: string }) => m.subject),
         ['m4', 'm3', 'm2'],
       );
       t.equal(await refusal(transport.sendMail({ from: 'a@example.com', to: box.email, subject: 'big', text: 'x'.repeat(300_000) })), 552);
-      t.equal((await api('/api/tempmail/inbox', { email: box.email })).result.length, 3);
+      t.equal((await api('/api/tempmail/inbox', { token: box.token, email: box.email })).result.length, 3);
     });
 
     t.test('deleting the address ends it; a taken name is refused', async (t) => {
       const { result: box } = await api('/api/tempmail/generate', { name: 'gone' });
       t.match(await api('/api/tempmail/generate', { name: 'gone' }), { status: 400, error: 'invalid_parameter' });
-      t.match(await api('/api/tempmail/delete', { email: box.email }), { result: { deleted: true, email: box.email } });
-      t.match(await api('/api/tempmail/inbox', { email: box.email }), { status: 404, error: 'not_found' });
+      t.match(await api('/api/tempmail/delete', { token: box.token, email: box.email }), { result: { deleted: true, email: box.email } });
+      t.match(await api('/api/tempmail/inbox', { token: box.token, email: box.email }), { status: 404, error: 'not_found' });
       t.equal(await refusal(transport.sendMail({ from: 'a@example.com', to: box.email, subject: 'x', text: 'x' })), 550);
     });
 

@@ -2,10 +2,10 @@ import { tempMail } from '../../tempmail/mailbox.js';
 import type { Params } from '../params.generated.js';
 import { handler } from '../types.js';
 
-/** Delete the address and its messages. */
-export default handler<Params['tempgen/tempmail-delete']>(async ({ params, setup }) => {
+/** Delete the address and its messages (its owner only: tempmail/mailbox.ts). */
+export default handler<Params['tempgen/tempmail-delete']>(async ({ params, call, setup }) => {
   const { store, mailbox } = tempMail(setup.config);
-  const address = await mailbox(params);
+  const address = await mailbox(params, call.caller);
   await store.deleteAddress(address);
   return { deleted: true, email: address };
 });

@@ -4,8 +4,8 @@ import type { Params } from '../params.generated.js';
 import { handler } from '../types.js';
 
 /** Delete one message of the address. */
-export default handler<Params['tempgen/tempmail-deletemessage']>(async ({ params, setup }) => {
+export default handler<Params['tempgen/tempmail-deletemessage']>(async ({ params, call, setup }) => {
   const { store, mailbox } = tempMail(setup.config);
-  if (!(await store.deleteMessage(await mailbox(params), params.messageid))) throw notFound('No such message in this inbox');
+  if (!(await store.deleteMessage(await mailbox(params, call.caller), params.messageid))) throw notFound('No such message in this inbox');
   return { deleted: true, messageid: params.messageid };
 });

@@ -7,7 +7,7 @@ import { handler } from '../types.js';
  * text again) are the names clients of the genre read (the genre's atassa bots read
  * `result[].body|text|content…` from the inbox itself).
  */
-export default handler<Params['tempgen/tempmail-inbox']>(async ({ params, setup }) => {
+export default handler<Params['tempgen/tempmail-inbox']>(async ({ params, call, setup }) => {
   const { store, mailbox } = tempMail(setup.config);
-  return (await store.inbox(await mailbox(params))).map((m) => ({ ...m, messageid: m.id, body: m.text }));
+  return (await store.inbox(await mailbox(params, call.caller))).map((m) => ({ ...m, messageid: m.id, body: m.text }));
 });
