@@ -1,5 +1,6 @@
 /**
- * Operator CLI for personal API keys, on the server's database (DATABASE_URL, else SQLite in DATA_DIR):
+ * Operator CLI for personal API keys, on the server's database (DATABASE_URL, else SQLite in DATA_DIR;
+ * read from the environment or the .env file `npm start` reads):
  *
  *   npm run keys -- create [--tier personal] [--label "my bot"]   prints the new key once
  *   npm run keys -- list                                          id, tier, label, dates (no hashes)
@@ -16,6 +17,7 @@ import { loadConfig } from '../engine/config.js';
 import { rootCause } from '../engine/db/unavailable.js';
 import { ApiError } from '../engine/errors.js';
 import { closeDatabase, database } from '../engine/db/database.js';
+import { loadEnvFile } from './env-file.mjs';
 
 const COMMANDS: [string, string][] = [
   [`create [--tier ${TIERS.join('|')}] [--label <text>]`, 'create a key and print it (shown only once)'],
@@ -80,6 +82,13 @@ async function run(argv: string[], store: KeyStore): Promise<number> {
 }
 
 async function main(): Promise<number> {
+  // the settings `npm start` reads (.env or ENV_FILE), so the keys go to the server's own database
+  try {
+    loadEnvFile();
+  } catch (error) {
+    console.error((error as Error).message);
+    return 2;
+  }
   const config = loadConfig();
   // with REDIS_URL, a revocation also reaches instances that cannot read the database right now
   const revocations = createRevocations(config, silentLogger);

@@ -12,7 +12,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 function keys(env: Record<string, string>, ...args: string[]) {
   const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/keys.ts', ...args], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: '', ...env },
+    // ENV_FILE: a .env in the checkout is a developer's, not this test's
+    env: { ...process.env, DATABASE_URL: '', ENV_FILE: '/dev/null', ...env },
     encoding: 'utf8',
   });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };

@@ -19,7 +19,8 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 function start(env: Record<string, string>, nodeArgs: string[] = []) {
   const child = spawn(process.execPath, [...nodeArgs, 'scripts/start.mjs'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDataDir(), ...env },
+    // ENV_FILE: a .env in the checkout is a developer's, not this test's
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDataDir(), ENV_FILE: '/dev/null', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
