@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { EngineScope } from '../scope.js';
+import type { PoolStats } from '../workers/pool-stats.js';
 
 /** How an upstream call ended: an answer used, an error (status, network, size), or its deadline. */
 export type UpstreamOutcome = 'ok' | 'error' | 'timeout';
@@ -70,33 +71,36 @@ export class EngineMetrics {
   });
 
   constructor(scope?: EngineScope) {
-    new Gauge({
-      name: 'manifold_pool_tasks',
-      help: 'Tasks in the worker pools (render: effects; cpu: code handlers), running (active) or waiting (queued); a pool not yet started reports nothing',
-      labelNames: ['pool', 'state'] as const,
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        for (const [pool, stats] of scope?.poolStats() ?? []) {
-          this.set({ pool, state: 'active' }, stats.active);
-          this.set({ pool, state: 'queued' }, stats.queued);
-        }
-      },
-    });
-    new Gauge({
-      name: 'manifold_pool_capacity',
-      help: 'What the worker pools hold at most: workers (tasks run at once) and queue (tasks allowed to wait); saturation is manifold_pool_tasks over this',
-      labelNames: ['pool', 'kind'] as const,
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        for (const [pool, stats] of scope?.poolStats() ?? []) {
-          this.set({ pool, kind: 'workers' }, stats.workers);
-          this.set({ pool, kind: 'queue' }, stats.queueLimit);
-        }
-      },
-    });
+    const pools = () => scope?.poolStats() ?? [];
+    this.#poolGauge(
+      'manifold_pool_tasks',
+      'Tasks in the worker pools (render: effects; cpu: code handlers; media: downloads), running (active) or waiting (queued); a pool not yet started reports nothing',
+      'state',
+      pools,
+      (stats) => ({ active: stats.active, queued: stats.queued }),
+    );
+    this.#poolGauge(
+      'manifold_pool_capacity',
+      'What the worker pools hold at most: workers (tasks run at once) and queue (tasks allowed to wait); saturation is manifold_pool_tasks over this',
+      'kind',
+      pools,
+      (stats) => ({ workers: stats.workers, queue: stats.queueLimit }),
+    );
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** A gauge read from the running pools at each scrape, one series per pool and figure (`figures` names them under `label`). */
+  #poolGauge(name: string, help: string, label: string, pools: () => [string, PoolStats][], figures: (stats: PoolStats) => Record<string, number>): void {
+    new Gauge({
+      name,
+      help,
+      labelNames: ['pool', label],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [pool, stats] of pools()) for (const [value, n] of Object.entries(figures(stats))) this.set({ pool, [label]: value }, n);
+      },
+    });
   }
 
   /** `manifold_jobs{status}`: jobs per status, read from the shared job records at each scrape (every instance reports the fleet's numbers). */

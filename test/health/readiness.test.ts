@@ -7,7 +7,7 @@
  * is 200; Redis is polled for (its connection reconnects every 250 ms), with a bound.
  * The times measured are printed as comments; the assertions wait on events.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { startPostgres } from '../support/postgres.js';
 import { startRedisServer } from '../limits/redis-server.js';
 import { serve, TEST_KEY } from '../support/serve.js';
@@ -67,11 +67,17 @@ t.test('ready while the database, Redis and the job queue answer', async (t) => 
   t.equal(await circuit('result cache', 'closed'), 1);
 });
 
-t.test('PostgreSQL stops: the next answer is 503 naming the database; its return: the next is 200', async (t) => {
-  await pg.stop();
+/** Stop a dependency, then ask once: the answer, and how long it took (printed). */
+async function stopAndAsk(t: Test, name: string, stop: () => Promise<void>): Promise<Ready> {
+  await stop();
   const started = performance.now();
-  const down = await ready();
-  t.comment(`503 ${Math.round(performance.now() - started)} ms after PostgreSQL stopped`);
+  const answer = await ready();
+  t.comment(`${answer.status} ${Math.round(performance.now() - started)} ms after ${name} stopped`);
+  return answer;
+}
+
+t.test('PostgreSQL stops: the next answer is 503 naming the database; its return: the next is 200', async (t) => {
+  const down = await stopAndAsk(t, 'PostgreSQL', () => pg.stop());
   t.equal(down.status, 503);
   t.equal(down.body.error, 'not_ready');
   t.match(down.body.message, /database/);
@@ -92,10 +98,7 @@ t.test('PostgreSQL stops: the next answer is 503 naming the database; its return
 });
 
 t.test('Redis stops: the next answer is 503 naming Redis and the job queue on it; back once it returns', async (t) => {
-  await redis.stop();
-  const started = performance.now();
-  const down = await ready();
-  t.comment(`503 ${Math.round(performance.now() - started)} ms after Redis stopped`);
+  const down = await stopAndAsk(t, 'Redis', () => redis.stop());
   t.equal(down.status, 503);
   t.same(down.body.details!.map((d) => d.dependency).sort(), ['queue', 'redis']);
   t.equal(await upIn('redis'), 0);
