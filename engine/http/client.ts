@@ -9,6 +9,7 @@ import { Deadline } from './deadline.js';
 import { AddressRefused, createSsrfGuard, type SsrfGuard } from './ssrf-guard.js';
 import type { UpstreamOutcome } from '../metrics/metrics.js';
 import { ownFileReader, type OwnFileStore } from './own-files.js';
+import { JSON_MAX_DEPTH, nestedDeeperThan } from '../json-depth.js';
 
 /**
  * The one outbound HTTP client. Every call has a deadline (504 when it passes), a
@@ -197,6 +198,25 @@ export function createHttpClient(config: Config, clientOptions: HttpClientOption
     throwHttpErrors: false,
     maxRedirects: MAX_REDIRECTS,
     enableUnixSockets: false,
+    hooks: {
+      // An upstream's own address may be private (a self-hosted SearXNG, LibreTranslate…): the host
+      // configured it. Where it sends us next is the upstream's say, not the host's, so a redirect
+      // to another host passes the SSRF guard like a client's URL (a compromised or hostile
+      // upstream must not reach the metadata service or the host's own network through us).
+      beforeRedirect: [
+        async (options, response) => {
+          const target = options.url as URL;
+          if (target.hostname === new URL(response.url).hostname) return;
+          try {
+            await guard.checkUrl(target);
+          } catch (err) {
+            const upstream = options.context.upstream as string;
+            if (err instanceof ApiError && err.code === 'unsupported_url') throw upstreamError(upstream, `redirected to a refused address (${err.message})`);
+            throw err;
+          }
+        },
+      ],
+    },
   });
   const userHttp = upstreamHttp.extend({
     agent: guardedAgents(guard.lookup),
@@ -355,6 +375,7 @@ export function createHttpClient(config: Config, clientOptions: HttpClientOption
       options: {
         method,
         headers: request.headers,
+        context: { upstream: request.upstream },
         searchParams: request.searchParams as OptionsInit['searchParams'],
         json: request.json,
         form: request.form,
@@ -398,11 +419,15 @@ export function createHttpClient(config: Config, clientOptions: HttpClientOption
         ...request,
         headers: { accept: 'application/json', ...request.headers },
       });
+      let value: T;
       try {
-        return JSON.parse(body.toString('utf8')) as T;
+        value = JSON.parse(body.toString('utf8')) as T;
       } catch {
         throw upstreamError(request.upstream, 'response is not valid JSON');
       }
+      // an upstream's JSON is input like a client's: what reads it (mappings, handlers) recurses
+      if (nestedDeeperThan(value, JSON_MAX_DEPTH)) throw upstreamError(request.upstream, `its JSON nests more than ${JSON_MAX_DEPTH} levels deep`);
+      return value;
     },
     async upstreamText(request) {
       const { body, contentType } = await upstreamBuffer(request);

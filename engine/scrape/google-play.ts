@@ -32,6 +32,8 @@ export interface PlayApp {
 
 type Json = unknown[];
 
+/** The upstream whose pages these are (endpoints/upstreams/google-play.yaml). */
+const UPSTREAM = 'google-play';
 const PACKAGE = /^[A-Za-z][\w]*(\.[A-Za-z0-9_]+)+$/;
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -40,7 +42,7 @@ const at = (v: unknown, ...path: number[]): unknown => path.reduce<unknown>((nod
 /** The page's data blocks by key (`ds:4` → its data); a block whose data is not JSON is skipped. */
 export function dataBlocks(html: string): Map<string, unknown> {
   const blocks = new Map<string, unknown>();
-  for (const script of byTag(parseHtml(html), 'script')) {
+  for (const script of byTag(parseHtml(html, { upstream: UPSTREAM }), 'script')) {
     const code = DomUtils.textContent(script).trim();
     if (!code.startsWith('AF_initDataCallback(')) continue;
     const key = /key:\s*'([^']+)'/.exec(code)?.[1];

@@ -52,7 +52,7 @@ export async function tabPage(setup: Setup, tabPath: string, signal: AbortSignal
 
 /** `store.page.data` of a page's js-store JSON. */
 export function pageData(html: string, upstream: string): Record<string, unknown> {
-  const content = attr(firstByClass(parseHtml(html), 'js-store'), 'data-content');
+  const content = attr(firstByClass(parseHtml(html, { upstream }), 'js-store'), 'data-content');
   if (content === undefined) throw upstreamError(upstream, 'the page has no js-store data (its layout changed, or a bot check answered)');
   let data: unknown;
   try {

@@ -1,4 +1,5 @@
-import { DomUtils, parseDocument } from 'htmlparser2';
+import { DomUtils } from 'htmlparser2';
+import { parseHtml } from '../tools/html/dom.js';
 import * as csstree from 'css-tree';
 import type { Document, Element } from 'domhandler';
 
@@ -30,7 +31,7 @@ function resourceAttrs(el: Element): string[] {
 
 /** An HTML page's resources: each attribute reference, and each <style> block and style="" attribute's CSS references. */
 export function htmlReferences(html: string): { doc: Document; refs: string[] } {
-  const doc = parseDocument(html);
+  const doc = parseHtml(html);
   const refs: string[] = [];
   for (const el of DomUtils.findAll(() => true, doc.children)) {
     for (const attr of resourceAttrs(el)) if (el.attribs[attr]) refs.push(el.attribs[attr]);

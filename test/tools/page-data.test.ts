@@ -3,11 +3,14 @@ import { PageData, displayCount } from '../../engine/tools/html/page-data.js';
 
 /** What the profile and channel lookups read from public pages, on the markup variations pages really use. */
 t.test('meta tags by property or name, in any attribute order and quoting, entities decoded', async (t) => {
-  const page = new PageData(`<html><head>
+  const page = new PageData(
+    `<html><head>
     <meta content='Tom &amp; Jerry' property=og:title>
     <meta name="description" content="  A cartoon.  ">
     <meta property="og:image" content="">
-  </head></html>`);
+  </head></html>`,
+    'fixture',
+  );
   t.equal(page.meta('og:title'), 'Tom & Jerry');
   t.equal(page.meta('description'), 'A cartoon.');
   t.equal(page.meta('og:image'), undefined, 'an empty tag is absent');
@@ -16,7 +19,10 @@ t.test('meta tags by property or name, in any attribute order and quoting, entit
 
 t.test('the JSON of a script by id; anything else is undefined', async (t) => {
   const json = '{"a":{"b":"</div> <b>not markup</b>"}}';
-  const page = new PageData(`<body><div id="x">{"no":1}</div><script id="data" type="application/json">${json}</script><script id="bad">{oops</script></body>`);
+  const page = new PageData(
+    `<body><div id="x">{"no":1}</div><script id="data" type="application/json">${json}</script><script id="bad">{oops</script></body>`,
+    'fixture',
+  );
   t.same(page.scriptJson('data'), { a: { b: '</div> <b>not markup</b>' } }, 'script text is raw, not parsed as HTML');
   t.equal(page.scriptJson('bad'), undefined, 'not JSON');
   t.equal(page.scriptJson('x'), undefined, 'not a script');
@@ -24,7 +30,7 @@ t.test('the JSON of a script by id; anything else is undefined', async (t) => {
 });
 
 t.test('heading texts, whitespace collapsed, empty ones left out', async (t) => {
-  const page = new PageData('<h5>Channel |\n  <b>8.3K</b> followers</h5><h5> </h5><h3>x</h3>');
+  const page = new PageData('<h5>Channel |\n  <b>8.3K</b> followers</h5><h5> </h5><h3>x</h3>', 'fixture');
   t.same(page.texts('h5'), ['Channel | 8.3K followers']);
 });
 

@@ -53,7 +53,7 @@ export default handler<{ query: string; limit: number }>(async ({ params, call, 
     query: { post_type: 'app_release', searchtype: 'apk', s: params.query },
     signal: call.signal,
   });
-  const doc = parseHtml(html);
+  const doc = parseHtml(html, { upstream: 'apkmirror' });
   const rows = byClass(doc, 'appRow');
   const releases = rows.map(release).filter((r) => r !== undefined);
   if (!releases.length) {

@@ -45,7 +45,7 @@ function app(box: Element) {
 
 export default handler<{ query: string; limit: number }>(async ({ params, call, setup }) => {
   const html = await setup.upstreams.text('happymod', { path: '/search.html', query: { q: params.query }, signal: call.signal });
-  const boxes = byClass(parseHtml(html), 'pdt-app-box');
+  const boxes = byClass(parseHtml(html, { upstream: 'happymod' }), 'pdt-app-box');
   if (!boxes.length) throw notFound('No HappyMod app matches');
   const apps = boxes.map(app).filter((a) => a !== undefined);
   if (!apps.length) throw upstreamError('happymod', 'the search results carry no readable app name or link (the page layout changed)');

@@ -44,7 +44,7 @@ export default handler<{ username: string }>(async ({ params, call, setup }) => 
     signal: call.signal,
     notFound: 'No TikTok account has this username',
   });
-  const detail = new PageData(html).scriptJson<Rehydration>('__UNIVERSAL_DATA_FOR_REHYDRATION__')?.__DEFAULT_SCOPE__?.['webapp.user-detail'];
+  const detail = new PageData(html, UPSTREAM).scriptJson<Rehydration>('__UNIVERSAL_DATA_FOR_REHYDRATION__')?.__DEFAULT_SCOPE__?.['webapp.user-detail'];
   // a page without it is TikTok's bot check or a redesign: either way nothing to read
   if (!detail) throw upstreamError(UPSTREAM, 'the profile page carried no profile data (TikTok may be asking this server for a bot check)');
   if (NO_ACCOUNT.has(detail.statusCode ?? 0)) throw notFound('No TikTok account has this username (or it was banned)');

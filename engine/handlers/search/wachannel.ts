@@ -20,7 +20,7 @@ const FOLLOWERS = /(\d[\d,.]*\s*[KMB]?)\s+followers?/i;
 export default handler<{ url: string }>(async ({ params, call, setup }) => {
   const code = CODE.exec(params.url.trim())![1];
   const html = await setup.upstreams.text(UPSTREAM, { path: `/channel/${code}`, signal: call.signal, notFound: 'No WhatsApp channel has this link' });
-  const page = new PageData(html);
+  const page = new PageData(html, UPSTREAM);
   const name = (page.meta('og:title') ?? page.texts('title')[0] ?? '').replace(TITLE_DECOR, '').trim();
   if (GENERIC.test(name)) throw notFound('No WhatsApp channel has this link (or it was removed)');
   const followersText = [...page.texts('h5'), page.meta('description') ?? ''].map((text) => FOLLOWERS.exec(text)?.[0]).find(Boolean);

@@ -11,8 +11,9 @@ import { byTag, parseHtml, textOf } from './dom.js';
 export class PageData {
   private readonly doc: Document;
 
-  constructor(html: string) {
-    this.doc = parseHtml(html);
+  /** `upstream`: who served the page, named in the 502 for a page nested too deep to read. */
+  constructor(html: string, upstream: string) {
+    this.doc = parseHtml(html, { upstream });
   }
 
   /** The `content` of `<meta property=key>` or `<meta name=key>` (og:title, description…), trimmed; undefined when absent or empty. */
