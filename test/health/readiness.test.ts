@@ -116,3 +116,12 @@ t.test('a request still works after both outages (the request path recovered as 
   const res = await fetch(`${served.url}/api/test/open`);
   t.equal(res.status, 200);
 });
+
+t.test('a worker instance answers both health routes and nothing public', async (t) => {
+  const worker = await serve({ MANIFOLD_ROLE: 'worker', DATABASE_URL: await pg.newDatabase(), REDIS_URL: redis.url }, { endpoints: testEndpoints().endpoints });
+  t.teardown(() => worker.close());
+  t.equal((await fetch(`${worker.url}/health/live`)).status, 200);
+  const res = await fetch(`${worker.url}/health/ready`);
+  t.equal(res.status, 200, await res.text());
+  t.equal((await fetch(`${worker.url}/api/test/open`)).status, 404);
+});
