@@ -78,6 +78,10 @@ export function createEngine(options: EngineOptions): Engine {
   const scope = scopeOf(config);
   const metrics = new EngineMetrics(scope);
   const files = createFileStore(config, logger);
+  metrics.storage(
+    () => files.janitor.report(),
+    () => files.janitor.evicted,
+  );
   const http = createHttpClient(config, { guard: options.guard, ownFiles: files, observe: (upstream, outcome) => metrics.upstream(upstream, outcome) });
   const upstreams = new UpstreamRegistry(
     options.upstreamSpecs ?? compiled?.upstreams ?? loadUpstreamSpecs(path.join(endpointsDir, 'upstreams')),

@@ -45,6 +45,8 @@ export interface Config {
   bodyMinRate: number;
   /** Connections one client address may hold open at once, or requests in progress through a trusted proxy (CLIENT_MAX_CONNECTIONS; 0: no cap). */
   clientMaxConnections: number;
+  /** The result cache's bounds: CACHE_MAX_BYTES for the in-process cache's keys and values, CACHE_MAX_ENTRY_BYTES for one value in either store. */
+  cache: { maxBytes: number; maxEntryBytes: number };
   /** Log one line per request to stdout. */
   logRequests: boolean;
   /** TRUST_PROXY: which peers' X-Forwarded-For names the client (http/client-ip.ts); undefined: the direct peer is the client. */
@@ -96,6 +98,9 @@ export interface EffectsSettings {
   enhanceMaxPixels?: number;
 }
 
+/** The result cache's bounds when CACHE_MAX_BYTES / CACHE_MAX_ENTRY_BYTES are unset: 64 MiB in all, 1 MiB per value. */
+export const DEFAULT_CACHE_BOUNDS = Object.freeze({ maxBytes: 64 * 1024 * 1024, maxEntryBytes: 1024 * 1024 });
+
 /** The shared test key when TEST_API_KEY is unset; documented in the README. */
 export const DEFAULT_TEST_API_KEY = 'manifold-test';
 /** TEST_API_KEY's value that switches the shared test key off. */
@@ -136,6 +141,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     bodyIdleTimeoutMs: nonNegativeInt(env, 'BODY_IDLE_TIMEOUT_MS', 15_000),
     bodyMinRate: nonNegativeInt(env, 'BODY_MIN_RATE', 1024),
     clientMaxConnections: nonNegativeInt(env, 'CLIENT_MAX_CONNECTIONS', 100),
+    cache: Object.freeze({
+      maxBytes: positiveInt(env, 'CACHE_MAX_BYTES', DEFAULT_CACHE_BOUNDS.maxBytes),
+      maxEntryBytes: positiveInt(env, 'CACHE_MAX_ENTRY_BYTES', DEFAULT_CACHE_BOUNDS.maxEntryBytes),
+    }),
     logRequests: env.LOG_REQUESTS !== '0',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     s3: env.S3_BUCKET ? s3Settings(env) : undefined,

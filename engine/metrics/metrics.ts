@@ -21,6 +21,9 @@ export const statusClass = (status: number): string => `${Math.floor(status / 10
 /** How a result-cache lookup ended: a stored answer, a computation already running for the same key (single-flight), or a computation. */
 export type CacheOutcome = 'hit' | 'shared' | 'miss';
 
+/** The classes of stored data the storage janitor measures. */
+export type StoredClass = 'uploads' | 'generated' | 'media_cache' | 'temp';
+
 /**
  * The engine's Prometheus metrics (prom-client). One registry per engine, not
  * prom-client's global one, so several engines in one process (tests) keep their own
@@ -138,6 +141,49 @@ export class EngineMetrics {
   /** Count one request made with a key of `tier` (the shared test key's or a personal one). */
   keyRequest(tier: string, status: number): void {
     this.keyRequests.inc({ tier, class: statusClass(status) });
+  }
+
+  /**
+   * Stored files from the storage janitor's last measurement (storage/janitor.ts): bytes and
+   * files per class (`uploads`, `generated`, `media_cache`, `temp`), and the generated files
+   * deleted to keep GENERATED_FILES_QUOTA_BYTES since start.
+   */
+  storage(measured: () => Record<StoredClass, { files: number; bytes: number }> | undefined, evicted: () => { files: number; bytes: number }): void {
+    const classes: StoredClass[] = ['uploads', 'generated', 'media_cache', 'temp'];
+    for (const [name, field, help] of [
+      [
+        'manifold_stored_bytes',
+        'bytes',
+        "Bytes of stored files by class (uploads, generated, media_cache, temp), as of the storage janitor's last measurement",
+      ],
+      ['manifold_stored_files', 'files', "Stored files by class (uploads, generated, media_cache, temp), as of the storage janitor's last measurement"],
+    ] as const) {
+      new Gauge({
+        name,
+        help,
+        labelNames: ['class'] as const,
+        registers: [this.registry],
+        collect() {
+          const usage = measured();
+          if (usage) for (const c of classes) this.set({ class: c }, usage[c][field]);
+        },
+      });
+    }
+    for (const [name, field, help] of [
+      ['manifold_generated_evicted_files_total', 'files', 'Generated files deleted, oldest first, to keep GENERATED_FILES_QUOTA_BYTES'],
+      ['manifold_generated_evicted_bytes_total', 'bytes', 'Bytes of generated files deleted to keep GENERATED_FILES_QUOTA_BYTES'],
+    ] as const) {
+      new Counter({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          // the janitor keeps the running total: the counter reads it at each scrape
+          this.reset();
+          this.inc(evicted()[field]);
+        },
+      });
+    }
   }
 
   /** Count one result-cache lookup (cache.ts). */

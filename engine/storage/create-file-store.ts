@@ -20,6 +20,11 @@ export function createFileStore(config: Config, logger: Logger = silentLogger): 
   return {
     ...backend,
     janitor,
+    async put(data, options) {
+      const file = await backend.put(data, options);
+      janitor.produced(file.size);
+      return file;
+    },
     async close() {
       await janitor.stop();
       await backend.close();

@@ -65,6 +65,12 @@ export interface FileStore {
    * (the same bytes were uploaded) only loses its mark. Returns the files deleted.
    */
   expireGenerated(before: number): Promise<number>;
+  /**
+   * Delete generated files, the oldest mark first, until at least `bytes` are freed (the
+   * disk quota, GENERATED_FILES_QUOTA_BYTES); pinned files are never touched, and one
+   * produced again meanwhile stays. Returns what was deleted.
+   */
+  evictGenerated(bytes: number): Promise<ClassUsage>;
   /** Files and bytes of each class, by listing the store (a walk of the disk, or of the bucket). */
   measure(): Promise<StoreUsage>;
   /** Release connections and this instance's temp directory (engine shutdown). */
@@ -92,6 +98,23 @@ export function tallyClasses(files: Iterable<readonly [name: string, size: numbe
   const usage: StoreUsage = { uploads: emptyUsage(), generated: emptyUsage(), media_cache: emptyUsage() };
   for (const [name, size] of files) addTo(pinned.has(name) ? usage.uploads : generated.has(name) ? usage.generated : usage.media_cache, size);
   return usage;
+}
+
+/** A generated file that may be evicted: its name, when it was last produced (epoch ms) and its size. */
+export interface EvictionCandidate {
+  name: string;
+  at: number;
+  size: number;
+}
+
+/** Remove candidates oldest first until `bytes` are freed; `remove` says whether it deleted (false: produced again meanwhile, or gone). */
+export async function evictOldest(candidates: EvictionCandidate[], bytes: number, remove: (file: EvictionCandidate) => Promise<boolean>): Promise<ClassUsage> {
+  const freed = emptyUsage();
+  for (const file of candidates.sort((a, b) => a.at - b.at)) {
+    if (freed.bytes >= bytes) break;
+    if (await remove(file)) addTo(freed, file.size);
+  }
+  return freed;
 }
 
 const NAME = /^[a-f0-9]{64}\.[a-z0-9]{1,10}$/;

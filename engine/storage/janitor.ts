@@ -1,13 +1,14 @@
 import type { Logger } from '../log.js';
 import { nonNegativeInt } from '../settings/int.js';
-import type { ClassUsage } from './disk-usage.js';
+import { emptyUsage, type ClassUsage } from './disk-usage.js';
 import type { FileStore, StoreUsage } from './files.js';
 
 /**
  * The storage janitor of one engine: at start and then on a timer that never keeps
  * the process alive, it removes temp files that crashed processes and failure paths
  * left (temp-area.ts), deletes generated files whose mark is older than
- * GENERATED_FILES_TTL, and measures each class of stored data for /health (a walk of
+ * GENERATED_FILES_TTL and then, while they take more than GENERATED_FILES_QUOTA_BYTES,
+ * the oldest of them (down to nine tenths of it), and measures each class of stored data for /health (a walk of
  * the disk or a listing of the bucket is too slow to do on every health check).
  * Uploads are pinned and never touched; the media cache expires its own files.
  */
@@ -17,9 +18,14 @@ export interface JanitorSettings {
   generatedTtlS: number;
   /** Milliseconds between passes. */
   everyMs: number;
+  /** Bytes generated files may take in all; over it the oldest go first (0 = no quota). */
+  generatedQuotaBytes: number;
 }
 
 export const DEFAULT_GENERATED_TTL_S = 7 * 24 * 3600;
+export const DEFAULT_GENERATED_QUOTA_BYTES = 10 * 1024 ** 3;
+/** Over the quota, generated files are evicted down to this share of it, so the next pass is not due at the next file. */
+const LOW_WATER = 0.9;
 const HOUR_MS = 3600_000;
 /** /health asks for a new measurement when the last one is older than this. */
 const REFRESH_MS = 5 * 60_000;
@@ -30,10 +36,14 @@ const REFRESH_MS = 5 * 60_000;
  */
 const FIRST_PASS_DELAY_MS = 5000;
 
-/** GENERATED_FILES_TTL (seconds; 0 = never expire), and a pass every tenth of it, between a second and an hour. */
+/** GENERATED_FILES_TTL (seconds; 0 = never expire), and a pass every tenth of it, between a second and an hour; GENERATED_FILES_QUOTA_BYTES. */
 export function janitorSettings(env: Readonly<Record<string, string>>): JanitorSettings {
   const ttl = nonNegativeInt(env, 'GENERATED_FILES_TTL', DEFAULT_GENERATED_TTL_S);
-  return { generatedTtlS: ttl, everyMs: ttl === 0 ? HOUR_MS : Math.min(HOUR_MS, Math.max(1000, (ttl * 1000) / 10)) };
+  return {
+    generatedTtlS: ttl,
+    everyMs: ttl === 0 ? HOUR_MS : Math.min(HOUR_MS, Math.max(1000, (ttl * 1000) / 10)),
+    generatedQuotaBytes: nonNegativeInt(env, 'GENERATED_FILES_QUOTA_BYTES', DEFAULT_GENERATED_QUOTA_BYTES),
+  };
 }
 
 /** What /health reports: each class's files and bytes as of `measured_at`. */
@@ -41,6 +51,10 @@ export interface StorageReport extends StoreUsage {
   temp: ClassUsage;
   measured_at: string;
   generated_ttl_s: number;
+  /** GENERATED_FILES_QUOTA_BYTES (0: none). */
+  generated_quota_bytes: number;
+  /** Generated files deleted to stay under the quota since this process started. */
+  evicted_generated: ClassUsage;
 }
 
 export class StorageJanitor {
@@ -51,6 +65,9 @@ export class StorageJanitor {
   #first?: NodeJS.Timeout;
   #starting?: Promise<unknown>;
   #failing = false;
+  /** Bytes put since the last measurement: a pass is due once they could take the store past its quota. */
+  #producedSince = 0;
+  readonly #evicted = emptyUsage();
 
   constructor(
     private readonly files: FileStore,
@@ -70,6 +87,28 @@ export class StorageJanitor {
   sweep(): Promise<void> {
     this.#running ??= this.#pass().finally(() => (this.#running = undefined));
     return this.#running;
+  }
+
+  /**
+   * A generated file of `bytes` was just put (counted high: the same bytes put again take no
+   * more room). Between timed passes, the quota is enforced as soon as what was measured and
+   * what came since could exceed it.
+   */
+  produced(bytes: number): void {
+    const quota = this.settings.generatedQuotaBytes;
+    if (!quota || !this.#report) return;
+    this.#producedSince += bytes;
+    if (this.#report.generated.bytes + this.#producedSince > quota) void this.sweep();
+  }
+
+  /** The pass under way, if any (a test waits for the one a put started). */
+  get running(): Promise<void> | undefined {
+    return this.#running;
+  }
+
+  /** Generated files deleted to stay under the quota since start (metrics). */
+  get evicted(): Readonly<ClassUsage> {
+    return this.#evicted;
   }
 
   /** The last measurement (undefined before the first), refreshed in the background when old. */
@@ -92,14 +131,39 @@ export class StorageJanitor {
       const ttl = this.settings.generatedTtlS;
       const generated = ttl > 0 ? await this.files.expireGenerated(this.now() - ttl * 1000) : 0;
       if (temp + generated > 0) this.logger.info({ msg: 'storage janitor', removed_generated: generated, removed_temp: temp });
-      const [usage, tempUsage] = await Promise.all([this.files.measure(), this.files.temp.measure()]);
+      this.#producedSince = 0;
+      const [measured, tempUsage] = await Promise.all([this.files.measure(), this.files.temp.measure()]);
+      const usage = await this.#keepQuota(measured);
       this.#measuredAt = this.now();
-      this.#report = { ...usage, temp: tempUsage, measured_at: new Date(this.#measuredAt).toISOString(), generated_ttl_s: ttl };
+      this.#report = {
+        ...usage,
+        temp: tempUsage,
+        measured_at: new Date(this.#measuredAt).toISOString(),
+        generated_ttl_s: ttl,
+        generated_quota_bytes: this.settings.generatedQuotaBytes,
+        evicted_generated: { ...this.#evicted },
+      };
       if (this.#failing) this.logger.info({ msg: 'storage janitor working again' });
       this.#failing = false;
     } catch (error) {
       if (!this.#failing) this.logger.error({ msg: 'storage janitor failed; retrying on its next pass', error: (error as Error).message });
       this.#failing = true;
     }
+  }
+
+  /** Over the quota: evict the oldest generated files down to LOW_WATER of it; the usage after. */
+  async #keepQuota(usage: StoreUsage): Promise<StoreUsage> {
+    const quota = this.settings.generatedQuotaBytes;
+    if (!quota || usage.generated.bytes <= quota) return usage;
+    const freed = await this.files.evictGenerated(usage.generated.bytes - Math.floor(quota * LOW_WATER));
+    this.#evicted.files += freed.files;
+    this.#evicted.bytes += freed.bytes;
+    this.logger.info({
+      msg: 'generated files over their quota: the oldest deleted',
+      quota_bytes: quota,
+      evicted_files: freed.files,
+      evicted_bytes: freed.bytes,
+    });
+    return { ...usage, generated: { files: usage.generated.files - freed.files, bytes: usage.generated.bytes - freed.bytes } };
   }
 }

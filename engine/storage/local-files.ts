@@ -4,7 +4,7 @@ import path from 'node:path';
 import { once } from 'node:events';
 import { notFound } from '../errors.js';
 import { filesUnder } from './disk-usage.js';
-import { describeBytes, describeFile, isStoredName, tallyClasses, type FileStore } from './files.js';
+import { describeBytes, describeFile, evictOldest, isStoredName, tallyClasses, type EvictionCandidate, type FileStore } from './files.js';
 import { openTempArea } from './temp-area.js';
 
 /**
@@ -121,6 +121,16 @@ export function createLocalFileStore(dataDir: string, publicBaseUrl: string): Fi
         else if (await expire(name, before)) removed++;
       }
       return removed;
+    },
+    async evictGenerated(bytes) {
+      const candidates: EvictionCandidate[] = [];
+      for (const name of await fs.promises.readdir(marks)) {
+        if (!isStoredName(name) || fs.existsSync(path.join(pins, name))) continue;
+        const [at, stat] = await Promise.all([markTime(name), fs.promises.stat(where(name)).catch(() => undefined)]);
+        if (at !== undefined && stat) candidates.push({ name, at, size: stat.size });
+      }
+      // a mark dated after the listing (produced again) keeps its file
+      return evictOldest(candidates, bytes, (file) => expire(file.name, file.at + 1));
     },
     async measure() {
       const [pinned, generated] = await Promise.all([fs.promises.readdir(pins), fs.promises.readdir(marks)]);

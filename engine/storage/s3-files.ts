@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3Settings } from '../config.js';
 import { notFound } from '../errors.js';
-import { contentTypeOf, describeBytes, describeFile, isActiveContent, isStoredName, tallyClasses, type FileStore } from './files.js';
+import { contentTypeOf, describeBytes, describeFile, evictOldest, isActiveContent, isStoredName, tallyClasses, type FileStore } from './files.js';
 import { openTempArea } from './temp-area.js';
 
 /**
@@ -61,6 +61,24 @@ export function createS3FileStore(settings: S3Settings, env: Readonly<Record<str
   const remove = async (Key: string) => {
     const { s3, client } = await sdk();
     await client.send(new s3.DeleteObjectCommand({ Bucket, Key }));
+  };
+  // S3 dates objects to the whole second: a mark may be up to a second younger than it says
+  const fresh = (modified: number, before: number) => modified + 1000 > before;
+  /** Delete one generated file whose mark is older than `before`, unless pinned (then only the mark goes); true if the file was deleted. */
+  const expireOne = async (name: string, before: number): Promise<boolean> => {
+    let removed = false;
+    if (!(await head(pinKey(name)))) {
+      // S3 has no rename to move the file aside as on disk: the mark is read again just
+      // before the delete, which leaves a window of one request for a put of the same bytes
+      const marked = await head(markKey(name));
+      if (marked?.LastModified && fresh(marked.LastModified.getTime(), before)) return false;
+      if (await head(fileKey(name))) {
+        await remove(fileKey(name));
+        removed = true;
+      }
+    }
+    await remove(markKey(name));
+    return removed;
   };
   const objectHeaders = (name: string) => ({
     ContentType: contentTypeOf(name),
@@ -127,23 +145,19 @@ export function createS3FileStore(settings: S3Settings, env: Readonly<Record<str
     },
     async expireGenerated(before) {
       let removed = 0;
-      // S3 dates objects to the whole second: a mark may be up to a second younger than it says
-      const fresh = (modified: number) => modified + 1000 > before;
       for (const [name, mark] of await list('generated')) {
-        if (fresh(mark.modified)) continue;
-        if (!(await head(pinKey(name)))) {
-          // S3 has no rename to move the file aside as on disk: the mark is read again just
-          // before the delete, which leaves a window of one request for a put of the same bytes
-          const marked = await head(markKey(name));
-          if (marked?.LastModified && fresh(marked.LastModified.getTime())) continue;
-          if (await head(fileKey(name))) {
-            await remove(fileKey(name));
-            removed++;
-          }
-        }
-        await remove(markKey(name));
+        if (fresh(mark.modified, before)) continue;
+        if (await expireOne(name, before)) removed++;
       }
       return removed;
+    },
+    async evictGenerated(bytes) {
+      const [marks, files, pins] = await Promise.all([list('generated'), list('files'), list('pins')]);
+      const candidates = [...marks]
+        .filter(([name]) => !pins.has(name) && files.has(name))
+        .map(([name, mark]) => ({ name, at: mark.modified, size: files.get(name)!.size }));
+      // fresh() allows a second of S3's date rounding: a mark dated after the listing keeps its file
+      return evictOldest(candidates, bytes, (file) => expireOne(file.name, file.at + 1001));
     },
     async measure() {
       const [files, pinned, generated] = await Promise.all([list('files'), list('pins'), list('generated')]);

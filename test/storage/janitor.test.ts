@@ -25,8 +25,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const age = (target: string, ago: number) => fs.utimesSync(target, new Date(Date.now() - ago), new Date(Date.now() - ago));
 
 t.test('GENERATED_FILES_TTL: seconds, 7 days by default, 0 keeps forever, nonsense refused', async (t) => {
-  t.same(janitorSettings({}), { generatedTtlS: 7 * DAY_S, everyMs: 3600_000 });
-  t.same(janitorSettings({ GENERATED_FILES_TTL: '60' }), { generatedTtlS: 60, everyMs: 6000 });
+  t.same(janitorSettings({}), { generatedTtlS: 7 * DAY_S, everyMs: 3600_000, generatedQuotaBytes: 10 * 1024 ** 3 });
+  t.same(janitorSettings({ GENERATED_FILES_TTL: '60' }), { generatedTtlS: 60, everyMs: 6000, generatedQuotaBytes: 10 * 1024 ** 3 });
   t.equal(janitorSettings({ GENERATED_FILES_TTL: '0' }).generatedTtlS, 0);
   t.throws(() => janitorSettings({ GENERATED_FILES_TTL: '7d' }), /GENERATED_FILES_TTL must be a non-negative integer, got "7d"/);
 });
