@@ -121,24 +121,25 @@ export class BodyParsers {
     // what formidable wrote so far, so a refused or failed upload leaves nothing behind
     form.on('fileBegin', (_name, file) => void files.push(file as unknown as FormidableFile));
     (ctx.state as { uploads?: FormidableFile[] }).uploads = files;
-    if (gate) {
-      let passed = false;
-      // formidable pauses its parser while onPart runs, so the file waits for the key check;
-      // onPart must not reject (formidable would not catch it): a refusal goes to form._error
-      form.onPart = async (part) => {
-        if (part.mimetype && !passed) {
-          try {
-            await gate(Object.fromEntries(Object.entries(internal.fields ?? {}).map(([k, v]) => [k, v[0]])));
-            passed = true;
-          } catch (err) {
-            // before the file is created: nothing of it is written
-            internal._error(err);
-            return;
-          }
+    let passed = !gate;
+    // formidable pauses its parser while onPart runs, so the file waits for the key check;
+    // onPart must not reject (formidable would not catch it): a refusal goes to form._error
+    form.onPart = async (part) => {
+      // formidable takes a part without a Content-Type for a text field, even one that names a
+      // file; RFC 7578 (4.4) makes a file's type optional, and some bot libraries leave it out
+      if (!part.mimetype && typeof part.originalFilename === 'string') part.mimetype = 'application/octet-stream';
+      if (gate && part.mimetype && !passed) {
+        try {
+          await gate(Object.fromEntries(Object.entries(internal.fields ?? {}).map(([k, v]) => [k, v[0]])));
+          passed = true;
+        } catch (err) {
+          // before the file is created: nothing of it is written
+          internal._error(err);
+          return;
         }
-        return internal._handlePart(part);
-      };
-    }
+      }
+      return internal._handlePart(part);
+    };
     let parsed: [Record<string, string[] | undefined>, Record<string, FormidableFile[] | undefined>];
     try {
       parsed = (await form.parse(ctx.req)) as unknown as typeof parsed;
