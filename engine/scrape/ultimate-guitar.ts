@@ -1,4 +1,5 @@
 import type { AdapterSetup } from '../adapters/types.js';
+import { readInPool } from '../handlers/cpu-pool.js';
 import { upstreamError } from '../errors.js';
 import { attr, firstByClass, parseHtml } from '../tools/html/dom.js';
 
@@ -34,12 +35,16 @@ export interface TabPage {
   };
 }
 
-type Setup = Pick<AdapterSetup, 'upstreams'>;
+type Setup = Pick<AdapterSetup, 'upstreams' | 'config'>;
+
+/** `store.page.data` of a page, read in the code pool (search/chord's `readStore`). */
+const readStore = (setup: Setup, html: string, upstream: string, signal: AbortSignal) =>
+  readInPool<Record<string, unknown>>('search/chord#readStore', { html, upstream }, { signal, config: setup.config });
 
 /** The search page's results for a song title (every type: chords, tabs, official, pro…). */
 export async function searchSongs(setup: Setup, query: string, signal: AbortSignal): Promise<SearchHit[]> {
   const html = await setup.upstreams.text(UG_SEARCH, { path: '/search.php', query: { search_type: 'title', value: query }, signal });
-  const results = (pageData(html, UG_SEARCH) as { results?: unknown }).results;
+  const results = ((await readStore(setup, html, UG_SEARCH, signal)) as { results?: unknown }).results;
   if (!Array.isArray(results)) throw upstreamError(UG_SEARCH, 'no search results in the page');
   return results as SearchHit[];
 }
@@ -47,7 +52,7 @@ export async function searchSongs(setup: Setup, query: string, signal: AbortSign
 /** A tab page's data, by the tab's path on tabs.ultimate-guitar.com (`/tab/<artist>/<song>-chords-<id>`). */
 export async function tabPage(setup: Setup, tabPath: string, signal: AbortSignal): Promise<TabPage> {
   const html = await setup.upstreams.text(UG_TABS, { path: tabPath, signal });
-  return pageData(html, UG_TABS) as TabPage;
+  return (await readStore(setup, html, UG_TABS, signal)) as TabPage;
 }
 
 /** `store.page.data` of a page's js-store JSON. */

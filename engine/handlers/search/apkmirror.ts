@@ -1,7 +1,8 @@
 import { DomUtils } from 'htmlparser2';
 import { notFound, upstreamError } from '../../errors.js';
 import { absolute, attr, byClass, byTag, firstByClass, parseHtml, textOf, type Element } from '../../tools/html/dom.js';
-import { handler } from '../types.js';
+import { readInPool } from '../cpu-pool.js';
+import { handler, pureHandler } from '../types.js';
 
 /**
  * /api/search/apkmirror: Android APK releases from APKMirror's search page (no API).
@@ -53,6 +54,11 @@ export default handler<{ query: string; limit: number }>(async ({ params, call, 
     query: { post_type: 'app_release', searchtype: 'apk', s: params.query },
     signal: call.signal,
   });
+  return readInPool('search/apkmirror#extract', { html, limit: params.limit }, { signal: call.signal, config: setup.config });
+});
+
+/** The page's releases, read in the code pool. */
+export const extract = pureHandler<{ html: string; limit: number }>(({ params: { html, ...params } }) => {
   const doc = parseHtml(html, { upstream: 'apkmirror' });
   const rows = byClass(doc, 'appRow');
   const releases = rows.map(release).filter((r) => r !== undefined);

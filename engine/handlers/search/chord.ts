@@ -1,6 +1,6 @@
 import { notFound, upstreamError } from '../../errors.js';
-import { chordNames, plainSheet, searchSongs, tabPage, UG_TABS, type SearchHit } from '../../scrape/ultimate-guitar.js';
-import { handler } from '../types.js';
+import { chordNames, pageData, plainSheet, searchSongs, tabPage, UG_TABS, type SearchHit } from '../../scrape/ultimate-guitar.js';
+import { handler, pureHandler } from '../types.js';
 
 /** Other chord sheets listed beside the one returned. */
 const MORE = 10;
@@ -60,3 +60,6 @@ function isChordSheet(hit: SearchHit): boolean {
     return false;
   }
 }
+
+/** An Ultimate Guitar page's js-store data, read in the code pool (engine/scrape/ultimate-guitar.ts). */
+export const readStore = pureHandler<{ html: string; upstream: string }>(({ params }) => pageData(params.html, params.upstream));

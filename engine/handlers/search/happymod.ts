@@ -1,6 +1,7 @@
 import { notFound, upstreamError } from '../../errors.js';
 import { absolute, attr, byClass, byTag, firstByClass, parseHtml, textOf, type Element } from '../../tools/html/dom.js';
-import { handler } from '../types.js';
+import { readInPool } from '../cpu-pool.js';
+import { handler, pureHandler } from '../types.js';
 
 /**
  * /api/search/happymod: modded Android apps from HappyMod's search page (no API). Each
@@ -45,6 +46,11 @@ function app(box: Element) {
 
 export default handler<{ query: string; limit: number }>(async ({ params, call, setup }) => {
   const html = await setup.upstreams.text('happymod', { path: '/search.html', query: { q: params.query }, signal: call.signal });
+  return readInPool('search/happymod#extract', { html, limit: params.limit }, { signal: call.signal, config: setup.config });
+});
+
+/** The page's apps, read in the code pool. */
+export const extract = pureHandler<{ html: string; limit: number }>(({ params: { html, ...params } }) => {
   const boxes = byClass(parseHtml(html, { upstream: 'happymod' }), 'pdt-app-box');
   if (!boxes.length) throw notFound('No HappyMod app matches');
   const apps = boxes.map(app).filter((a) => a !== undefined);

@@ -1,6 +1,7 @@
 import { notFound, upstreamError } from '../../errors.js';
 import { parseSearchPage } from '../../scrape/google-play.js';
-import { handler } from '../types.js';
+import { readInPool } from '../cpu-pool.js';
+import { handler, pureHandler } from '../types.js';
 
 /** /api/search/playstore: apps from Google Play's own search page (no API or key exists for it). */
 export default handler<{ query: string; limit: number; lang: string; country: string }>(async ({ params, call, setup }) => {
@@ -9,6 +10,11 @@ export default handler<{ query: string; limit: number; lang: string; country: st
     query: { q: params.query, c: 'apps', hl: params.lang, gl: params.country },
     signal: call.signal,
   });
+  return readInPool('search/playstore#extract', { html, limit: params.limit }, { signal: call.signal, config: setup.config });
+});
+
+/** The page's apps, read in the code pool. */
+export const extract = pureHandler<{ html: string; limit: number }>(({ params: { html, ...params } }) => {
   const { blocks, apps } = parseSearchPage(html);
   if (!blocks) throw upstreamError('google-play', 'the search page carries no app data (a consent or bot-check page, or its layout changed)');
   if (!apps.length) throw notFound('No Google Play app matches');

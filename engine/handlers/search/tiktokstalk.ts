@@ -1,6 +1,7 @@
 import { notFound, upstreamError } from '../../errors.js';
 import { PageData } from '../../tools/html/page-data.js';
-import { handler } from '../types.js';
+import { readInPool } from '../cpu-pool.js';
+import { handler, pureHandler } from '../types.js';
 
 /**
  * /api/stalk/tiktokstalk: a public TikTok profile, read from the JSON the profile page
@@ -44,6 +45,11 @@ export default handler<{ username: string }>(async ({ params, call, setup }) => 
     signal: call.signal,
     notFound: 'No TikTok account has this username',
   });
+  return readInPool('search/tiktokstalk#extract', { html }, { signal: call.signal, config: setup.config });
+});
+
+/** The profile from the page's rehydration data, read in the code pool. */
+export const extract = pureHandler<{ html: string }>(({ params: { html } }) => {
   const detail = new PageData(html, UPSTREAM).scriptJson<Rehydration>('__UNIVERSAL_DATA_FOR_REHYDRATION__')?.__DEFAULT_SCOPE__?.['webapp.user-detail'];
   // a page without it is TikTok's bot check or a redesign: either way nothing to read
   if (!detail) throw upstreamError(UPSTREAM, 'the profile page carried no profile data (TikTok may be asking this server for a bot check)');

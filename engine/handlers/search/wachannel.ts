@@ -1,6 +1,7 @@
 import { notFound, upstreamError } from '../../errors.js';
 import { PageData, displayCount } from '../../tools/html/page-data.js';
-import { handler } from '../types.js';
+import { readInPool } from '../cpu-pool.js';
+import { handler, pureHandler } from '../types.js';
 
 /**
  * /api/stalk/wachannel: a WhatsApp channel's public page (upstream `whatsapp-web`), read
@@ -20,6 +21,11 @@ const FOLLOWERS = /(\d[\d,.]*\s*[KMB]?)\s+followers?/i;
 export default handler<{ url: string }>(async ({ params, call, setup }) => {
   const code = CODE.exec(params.url.trim())![1];
   const html = await setup.upstreams.text(UPSTREAM, { path: `/channel/${code}`, signal: call.signal, notFound: 'No WhatsApp channel has this link' });
+  return readInPool('search/wachannel#extract', { html, code }, { signal: call.signal, config: setup.config });
+});
+
+/** The channel from its page's tags, read in the code pool. */
+export const extract = pureHandler<{ html: string; code: string }>(({ params: { html, code } }) => {
   const page = new PageData(html, UPSTREAM);
   const name = (page.meta('og:title') ?? page.texts('title')[0] ?? '').replace(TITLE_DECOR, '').trim();
   if (GENERIC.test(name)) throw notFound('No WhatsApp channel has this link (or it was removed)');
