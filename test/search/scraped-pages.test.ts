@@ -15,7 +15,7 @@ const config = loadConfig({ CPU_THREADS: '1' });
 t.teardown(() => closeCpuPool(config));
 
 /** Run the happymod handler on a page its upstream "served". */
-const search = (html: string) =>
+const search = async (html: string): Promise<unknown> =>
   happymod({
     params: { query: 'minecraft', limit: 5 },
     options: {},
