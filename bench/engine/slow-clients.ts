@@ -6,9 +6,10 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 /**
- * node --import tsx bench/engine/slow-clients.ts [-- --tricklers 1000 --addresses 1 --seconds 30 --nofile 1024]
+ * node --import tsx bench/engine/slow-clients.ts [--tricklers 1000 --addresses 1 --seconds 30 --nofile 1024]
  *
  * What slow clients cost everyone else (issue #22 item 5). `npm start`'s server runs in
  * its own process under an open-files limit of `--nofile` (1,024: the common default
@@ -20,17 +21,16 @@ import { fileURLToPath } from 'node:url';
  * or cut off (408), and how many were still open at the end.
  */
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(HERE, '../..');
-const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const TRICKLERS = option('tricklers', 1000);
-const ADDRESSES = option('addresses', 1);
-const SECONDS = option('seconds', 30);
-const NOFILE = option('nofile', 1024);
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const { values } = parseArgs({
+  options: {
+    tricklers: { type: 'string', default: '1000' },
+    addresses: { type: 'string', default: '1' },
+    seconds: { type: 'string', default: '30' },
+    nofile: { type: 'string', default: '1024' },
+  },
+});
+const [TRICKLERS, ADDRESSES, SECONDS, NOFILE] = [values.tricklers, values.addresses, values.seconds, values.nofile].map(Number);
 const KEY = 'bench-slow-clients';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'manifold-bench-slow-'));
