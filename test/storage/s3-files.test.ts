@@ -194,3 +194,21 @@ t.test('the janitor on S3: generated files expire, pinned and media-cache files 
     'the janitor reports the bucket',
   );
 });
+
+t.test('the quota on S3: the oldest generated files are evicted first, uploads never', async (t) => {
+  const files = store({ S3_PREFIX: 'quota' });
+  // S3 dates objects to the second: a second apart, so the order is the bucket's own
+  const produced = [];
+  for (const content of ['first', 'second', 'third']) {
+    if (produced.length) await new Promise((resolve) => setTimeout(resolve, 1100));
+    produced.push(await files.put(Buffer.from(content.padEnd(100, '.')), { ext: 'png' }));
+  }
+  const upload = await files.put(Buffer.from('uploaded'.padEnd(100, '.')), { ext: 'bin' });
+  await files.pin(upload.name);
+  t.same(await files.evictGenerated(150), { files: 2, bytes: 200 }, 'two files freed the 150 bytes asked');
+  t.equal(await files.open(produced[0].name), undefined, 'the oldest went');
+  t.equal(await files.open(produced[1].name), undefined, 'and the next');
+  t.ok(await files.open(produced[2].name), 'the newest stays');
+  t.ok(await files.open(upload.name), 'the upload stays, though it is the newest put of all');
+  t.same((await files.measure()).generated, { files: 1, bytes: 100 });
+});
