@@ -78,6 +78,13 @@ export class ShortLinkStore {
     );
   }
 
+  /** Delete `ownerKeyId`'s link `code`: false when there is none of that key's (another key's link stays). */
+  async delete(code: string, ownerKeyId: string): Promise<boolean> {
+    const { kysely } = await this.#db();
+    const deleted = await kysely.deleteFrom('short_links').where('code', '=', code).where('owner_key_id', '=', ownerKeyId).executeTakeFirst();
+    return deleted.numDeletedRows > 0n;
+  }
+
   /** Count a click and answer the target, in one statement. */
   async click(code: string): Promise<string | undefined> {
     const { kysely } = await this.#db();

@@ -142,7 +142,7 @@ t.test("temp mail on the shared test key: the token handed out with the address 
   t.match(await call('GET', '/api/tempmail/delete', { email, token }, TEST_KEY), { status: 200, body: { result: { deleted: true } } });
 });
 
-t.test('short links: stats answer to their creator only, an alias is not taken over, the redirect stays public', async (t) => {
+t.test('short links: stats and deletion answer to their creator only, an alias is not taken over, the redirect stays public', async (t) => {
   const [shorten] = byHandler('shorturl');
   const target = 'https://example.com/private?invite=a-secret-token';
   const made = await call(shorten!.method, shorten!.path, { url: target, alias: 'alices-link' }, keyA);
@@ -174,6 +174,13 @@ t.test('short links: stats answer to their creator only, an alias is not taken o
           t.notMatch(JSON.stringify(answer.body), /a-secret-token/);
         }
   }
+  for (const e of byHandler('shortdelete')) {
+    walked.add(e.id);
+    for (const route of pathsOf(e))
+      for (const key of [keyB, TEST_KEY])
+        for (const code of codes)
+          t.match(await call(e.method, route, { code }, key), { status: 404, body: { error: 'not_found' } }, `${route} ${code}: 404, not deleted`);
+  }
   for (const e of byHandler('shortlink-redirect')) {
     walked.add(e.id);
     for (const code of codes)
@@ -181,6 +188,12 @@ t.test('short links: stats answer to their creator only, an alias is not taken o
   }
   for (const code of codes)
     t.match(await call('GET', '/api/tools/shortstats', { code }, keyA), { status: 200, body: { result: { url: target, clicks: 1 } } }, 'A sees its stats');
+  t.match(
+    await call('GET', '/api/tools/shortdelete', { code: 'alices-link' }, keyA),
+    { status: 200, body: { result: { deleted: true } } },
+    'A deletes its own link',
+  );
+  t.match(await call('GET', '/s/alices-link', {}), { status: 404 }, 'which redirects no more');
 });
 
 t.test('jobs: another key gets 404', async (t) => {
