@@ -90,6 +90,11 @@ export class CircuitBreaker {
     this.#probe = probe;
   }
 
+  /** Stop using `probe` (its pool was closed): the next call after a cool-down is the probe again, until another is set. */
+  clearProbe(probe: () => Promise<unknown>): void {
+    if (this.#probe === probe) this.#probe = undefined;
+  }
+
   /** Run `call` unless the circuit is open (then reject with CircuitOpenError without calling). */
   async run<T>(call: () => Promise<T>): Promise<T> {
     let probe = false;

@@ -111,14 +111,23 @@ export function guardDriver(driver: Driver, circuit?: DriverCircuit): Driver {
   const acquire = driver.acquireConnection.bind(driver);
   const breaker = circuit?.breaker;
   // the probe after the cool-down runs in the background, so no request waits for a frozen server's answer
-  breaker?.setProbe(async () => {
-    const connection = await acquire();
-    try {
-      await connection.executeQuery(circuit!.probe);
-    } finally {
-      await driver.releaseConnection(connection);
-    }
-  });
+  if (breaker) {
+    const probe = async () => {
+      const connection = await acquire();
+      try {
+        await connection.executeQuery(circuit!.probe);
+      } finally {
+        await driver.releaseConnection(connection);
+      }
+    };
+    breaker.setProbe(probe);
+    // a pool closed (shutdown, or a failed open the next use replaces) must not probe for its successor
+    const destroy = driver.destroy.bind(driver);
+    driver.destroy = async () => {
+      breaker.clearProbe(probe);
+      await destroy();
+    };
+  }
   const take = breaker ? () => breaker.run(acquire) : acquire;
   driver.acquireConnection = async () => {
     let connection: DatabaseConnection;
