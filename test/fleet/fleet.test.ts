@@ -182,7 +182,7 @@ async function fleet({ env, s3 }: Services) {
     const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtpPorts[1], secure: false, ignoreTLS: true });
     await transport.sendMail({ from: 'ada@example.com', to: box.email, subject: 'across the fleet', text: 'delivered to api2' });
     for (const instance of [api1, api2]) {
-      const inbox = (await call(instance, `/api/tempmail/inbox?email=${encodeURIComponent(box.email)}`)).body.result;
+      const inbox = (await call(instance, `/api/tempmail/inbox?email=${encodeURIComponent(box.email)}&token=${box.token}`)).body.result;
       t.match(inbox, [{ subject: 'across the fleet' }], `${instance === api1 ? 'api1' : 'api2'} lists the message`);
     }
   });
