@@ -15,6 +15,7 @@ import { galleryBuiltins } from './effects/gallery.js';
 import { tempMailSettings } from './tempmail/settings.js';
 import { mediaSettings } from './media/settings.js';
 import { registerYtdlpMetrics } from './media/ytdlp-metrics.js';
+import { cookiePools } from './media/cookie-pool.js';
 import { closeChromium } from './tools/browser/chromium.js';
 import { checkScriptFonts } from './effects/script-fonts.js';
 import type { EngineMetrics } from './metrics/metrics.js';
@@ -82,9 +83,12 @@ export function engineFeatures(): Feature[] {
     // yt-dlp's version and age are on /metrics from the start
     {
       name: 'media',
-      check: (config) => void mediaSettings(config),
+      check: (config) => {
+        mediaSettings(config);
+        cookiePools(config); // YTDLP_COOKIES_DIR is listed now: an unreadable one stops the boot
+      },
       routes: (c) => {
-        registerYtdlpMetrics(c.metrics.registry, c.config.env);
+        registerYtdlpMetrics(c.metrics.registry, c.config);
         return [];
       },
     },

@@ -12,6 +12,7 @@ import { JobSlots } from './job-slots.js';
 import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
 import { scopeOf } from '../scope.js';
 import { mediaProxyDial } from './proxy-failover.js';
+import { cookiePools, type CookieFile, type CookiePools } from './cookie-pool.js';
 import { metaOf, safeFilename, type ItemMeta, type Produced } from './result-shapes.js';
 import { mediaSettings, type MediaSettings } from './settings.js';
 import { infoArgs, runInfo, searchArgs, writeInfoFile, type YtInfo } from './ytdlp.js';
@@ -41,6 +42,7 @@ export class MediaService {
   private readonly infos = new Map<string, { at: number; info: Promise<YtInfo>; signal: AbortSignal }>();
   private readonly tempDir: string;
   private readonly proxy: Promise<EgressProxy>;
+  private readonly cookies: CookiePools;
 
   constructor(private readonly setup: Pick<AdapterSetup, 'config' | 'files' | 'http'>) {
     this.settings = mediaSettings(setup.config);
@@ -48,6 +50,7 @@ export class MediaService {
     this.cache = new MediaFileCache(setup.config, setup.files, this.settings.fileTtlS, this.settings.diskQuotaBytes, `${setup.config.publicBaseUrl}/files`);
     this.cache.startJanitor(Math.min(this.settings.fileTtlS * 500, 60_000));
     this.tempDir = setup.files.tempDir;
+    this.cookies = cookiePools(setup.config);
     this.proxy = startEgressProxy(setup.http.guard, setup.config.env.MEDIA_PROXY ? mediaProxyDial(setup.config.env.MEDIA_PROXY) : undefined);
   }
 
@@ -162,15 +165,34 @@ export class MediaService {
     return { info, choice, dir, infoFile };
   }
 
+  /**
+   * One resolution, with the next cookies file of the URL's site when YTDLP_COOKIES_DIR has a
+   * pool for it (cookie-pool.ts): a file the site answers with a login or bot check is set
+   * aside and the run is tried with the next, then with the host's default (YTDLP_COOKIES_FILE).
+   */
+  private async runInfoWithCookies(url: string, signal: AbortSignal): Promise<YtInfo> {
+    const tried = new Set<CookieFile>();
+    for (;;) {
+      const cookies = this.cookies.pick(url, tried);
+      const host = cookies ? { ...this.settings.ytdlpHost, cookiesFile: cookies.file } : this.settings.ytdlpHost;
+      const egress = await this.egress();
+      try {
+        return await runInfo(this.settings.ytdlp, infoArgs(url, { proxy: egress.url, host }), signal, egress.refusal);
+      } catch (error) {
+        if (!cookies || !(error instanceof ApiError) || error.code !== 'login_required') throw error;
+        this.cookies.setAside(cookies, 'login_required');
+        tried.add(cookies);
+      }
+    }
+  }
+
   /** yt-dlp metadata for a URL, shared by concurrent and close-together calls. */
   resolve(url: string, signal: AbortSignal): Promise<YtInfo> {
     const now = Date.now();
     for (const [key, entry] of this.infos) if (now - entry.at > INFO_REUSE_MS) this.infos.delete(key);
     let entry = this.infos.get(url);
     if (!entry) {
-      const info = this.egress().then((egress) =>
-        runInfo(this.settings.ytdlp, infoArgs(url, { proxy: egress.url, host: this.settings.ytdlpHost }), signal, egress.refusal),
-      );
+      const info = this.runInfoWithCookies(url, signal);
       entry = { at: now, info, signal };
       this.infos.set(url, entry);
       info.catch(() => this.infos.delete(url)); // failures are not reused

@@ -1,4 +1,6 @@
 import { Gauge, type Registry } from 'prom-client';
+import type { Config } from '../config.js';
+import { cookiePools } from './cookie-pool.js';
 import { ytdlpStatus } from './ytdlp-version.js';
 
 /**
@@ -8,7 +10,8 @@ import { ytdlpStatus } from './ytdlp-version.js';
  * `manifold_ytdlp_release_age_days > 60` and run `npm run ytdlp:update`. Both are absent
  * while yt-dlp is missing or names no dated release; its version shows on /health too.
  */
-export function registerYtdlpMetrics(registry: Registry, env: Readonly<Record<string, string | undefined>>): void {
+export function registerYtdlpMetrics(registry: Registry, config: Config): void {
+  const env = config.env;
   new Gauge({
     name: 'manifold_ytdlp_version_info',
     help: 'The yt-dlp the downloaders run: always 1, its version and path as labels',
@@ -29,6 +32,16 @@ export function registerYtdlpMetrics(registry: Registry, env: Readonly<Record<st
       const status = await ytdlpStatus(env);
       this.reset();
       if (status.version && status.age_days !== null) this.set({ version: status.version }, status.age_days);
+    },
+  });
+  new Gauge({
+    name: 'manifold_ytdlp_cookies',
+    help: 'Cookies files of the YTDLP_COOKIES_DIR pools, per site: in_use, or set_aside after the site answered with a login or bot check (until the file changes)',
+    labelNames: ['site', 'state'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { site, state } of cookiePools(config).states()) this.inc({ site, state });
     },
   });
 }
