@@ -44,12 +44,11 @@ export function tracingEnabled(env: Config['env']): boolean {
 export function startTracing(config: Config, logger: Logger): Promise<RequestTracing | undefined> | undefined {
   if (!tracingEnabled(config.env)) return undefined;
   otlpTarget(config.env); // a bad protocol or URL stops the boot, naming the variable
-  return import('./otel.js').then(
-    ({ startOtel }) => startOtel(config.env, logger),
-    // a broken install must not take the API down with it: requests go on untraced
-    (err: unknown) => {
-      logger.error({ msg: 'tracing not started: the OpenTelemetry SDK did not load', err });
+  return import('./otel.js')
+    .then(({ startOtel }) => startOtel(config.env, logger))
+    .catch((err: unknown) => {
+      // a broken install or a refused exporter must not take the API down with it: requests go on untraced
+      logger.error({ msg: 'tracing not started: the OpenTelemetry SDK did not start', err });
       return undefined;
-    },
-  );
+    });
 }
