@@ -3,6 +3,7 @@ import { CONTENT_TYPES, encode, type ImageFormat } from '../effects/encode.js';
 import type { RenderResult } from '../effects/render.js';
 import { avatar, BODY, BOLD, font, fitLine, nameColor, roundRect, stickerFonts, type Ctx } from './draw.js';
 import { playerClock } from '../player-clock.js';
+import { UNKNOWN_COLOR } from './job.js';
 
 /**
  * Cards bots post: a Spotify-style "now playing" card, a member welcome (or goodbye)
@@ -37,6 +38,25 @@ function cover(g: Ctx, image: Canvas, x: number, y: number, w: number, h: number
   g.drawImage(image, (image.width - sw) / 2, (image.height - sh) / 2, sw, sh, x, y, w, h);
 }
 
+/**
+ * The client's accent colour as the canvas reads CSS colours, or the card's own. The
+ * manifest's pattern lets any word through as a colour name; the canvas ignores a
+ * fillStyle it cannot parse (and a gradient stop throws), so a name it does not know is
+ * found by assigning it after a sentinel and seeing the sentinel stay (stickers/run.ts makes
+ * that a 400 naming `color`, not a failed draw).
+ */
+function accentOf(g: Ctx, color: string | undefined, fallback: string): string {
+  if (color === undefined) return fallback;
+  const SENTINEL = '#010203';
+  const before = g.fillStyle;
+  g.fillStyle = SENTINEL;
+  g.fillStyle = color;
+  const known = g.fillStyle !== SENTINEL || color.toLowerCase() === SENTINEL;
+  g.fillStyle = before;
+  if (!known) throw new Error(`${UNKNOWN_COLOR}${color}`);
+  return color;
+}
+
 function bar(g: Ctx, x: number, y: number, w: number, h: number, fraction: number, track: string, fill: string): void {
   roundRect(g, x, y, w, h, h / 2);
   g.fillStyle = track;
@@ -47,7 +67,7 @@ function bar(g: Ctx, x: number, y: number, w: number, h: number, fraction: numbe
 }
 
 function spotify(g: Ctx, W: number, H: number, p: CardParams, image?: Canvas): void {
-  const accent = p.color ?? '#1db954';
+  const accent = accentOf(g, p.color, '#1db954');
   g.fillStyle = '#121212';
   roundRect(g, 0, 0, W, H, 28);
   g.fill();
@@ -91,7 +111,7 @@ function spotify(g: Ctx, W: number, H: number, p: CardParams, image?: Canvas): v
 }
 
 function banner(g: Ctx, W: number, H: number, p: CardParams, image?: Canvas): void {
-  const accent = p.color ?? (p.type === 'goodbye' ? '#ef4444' : '#6366f1');
+  const accent = accentOf(g, p.color, p.type === 'goodbye' ? '#ef4444' : '#6366f1');
   const grad = g.createLinearGradient(0, 0, W, H);
   grad.addColorStop(0, '#0f172a');
   grad.addColorStop(1, accent);
@@ -120,7 +140,7 @@ function banner(g: Ctx, W: number, H: number, p: CardParams, image?: Canvas): vo
 }
 
 function rankCard(g: Ctx, W: number, H: number, p: CardParams, image?: Canvas): void {
-  const accent = p.color ?? '#22d3ee';
+  const accent = accentOf(g, p.color, '#22d3ee');
   g.fillStyle = '#23272a';
   roundRect(g, 0, 0, W, H, 24);
   g.fill();

@@ -3,7 +3,7 @@ import { deliver } from '../effects/deliver.js';
 import { PHOTO_MAX_PIXELS } from '../effects/photo-input.js';
 import { invalidParameter } from '../errors.js';
 import type { AdapterSetup, Call, Output } from '../adapters/types.js';
-import type { StickerJob } from './job.js';
+import { UNKNOWN_COLOR, type StickerJob } from './job.js';
 
 /**
  * Main-thread side of stickers and cards: the render runs in the effects' render
@@ -19,6 +19,12 @@ export async function stickerOutput(setup: AdapterSetup, call: Call, job: Sticke
   const result = await renderCache(setup.config)
     .get(hash.digest('hex'), () => renderPool(setup.config).render(job))
     .catch((err: Error) => {
+      if (err.message?.startsWith(UNKNOWN_COLOR)) {
+        throw invalidParameter(
+          'color',
+          `is not a colour this server knows: use a CSS colour name (orange, teal…) or #rgb / #rrggbb, got "${err.message.slice(UNKNOWN_COLOR.length)}"`,
+        );
+      }
       throw err.message?.startsWith(PHOTO_UNREADABLE)
         ? invalidParameter(imageParam, `not a supported image, or over ${PHOTO_MAX_PIXELS / 1e6} megapixels`)
         : err;

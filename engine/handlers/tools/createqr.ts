@@ -1,4 +1,5 @@
 import QRCode from 'qrcode';
+import { invalidParameter } from '../../errors.js';
 import { runPure } from '../cpu-pool.js';
 import { FileOutput, handler, pureHandler } from '../types.js';
 import type { Params } from '../params.generated.js';
@@ -15,7 +16,28 @@ export default handler<Params['tools/createqr']>(async ({ params, call, setup })
   return (await setup.files.put(image.data, { ext: image.ext })).url;
 });
 
+/**
+ * What a QR code (version 40) holds at each error-correction level, in byte mode: UTF-8
+ * bytes, so an emoji takes four. Digits-only and upper-case texts pack tighter, so the
+ * library, not this table, decides; the table only names the limit in the refusal.
+ */
+const BYTE_CAPACITY = { L: 2953, M: 2331, Q: 1663, H: 1273 } as const;
+
 export const render = pureHandler<Omit<Params['tools/createqr'], 'hosted'>>(async ({ params }) => {
+  try {
+    return await draw(params);
+  } catch (err) {
+    if (!/too big to be stored/i.test((err as Error).message)) throw err;
+    const level = params.level ?? 'M';
+    const bytes = Buffer.byteLength(params.text);
+    throw invalidParameter(
+      'text',
+      `does not fit in a QR code at error-correction level ${level}: at most ${BYTE_CAPACITY[level]} bytes of UTF-8 there (this text is ${bytes}); use a lower level (L holds ${BYTE_CAPACITY.L}) or a shorter text`,
+    );
+  }
+});
+
+async function draw(params: Omit<Params['tools/createqr'], 'hosted'>): Promise<FileOutput> {
   const options = {
     errorCorrectionLevel: params.level,
     margin: params.margin,
@@ -26,4 +48,4 @@ export const render = pureHandler<Omit<Params['tools/createqr'], 'hosted'>>(asyn
     return new FileOutput(Buffer.from(svg), 'svg', 'image/svg+xml');
   }
   return new FileOutput(await QRCode.toBuffer(params.text, { ...options, type: 'png', width: params.size }), 'png', 'image/png');
-});
+}
