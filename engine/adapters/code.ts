@@ -26,6 +26,8 @@ interface CodeConfig extends OutputShape {
   upstreams?: (string | { name: string; bin: string[] })[];
   /** Image model alias (engine/ai/models.yaml) the handler calls: unavailable until a provider of it is configured. */
   imageModel?: string;
+  /** Video model alias (engine/ai/models.yaml), likewise. */
+  videoModel?: string;
 }
 
 export const code: AdapterKind<CodeConfig> = {
@@ -55,6 +57,7 @@ export const code: AdapterKind<CodeConfig> = {
         description: 'Upstreams the handler calls; the endpoint is unavailable unless one is configured ({name, bin}: and these executables are installed)',
       },
       imageModel: { type: 'string', description: 'Image model alias the handler calls; the endpoint is unavailable until a provider of it is configured' },
+      videoModel: { type: 'string', description: 'Video model alias the handler calls; the endpoint is unavailable until a provider of it is configured' },
       ...OUTPUT_SHAPE_SCHEMA,
     },
   },
@@ -64,6 +67,7 @@ export const code: AdapterKind<CodeConfig> = {
   },
   unavailable(config, setup) {
     if (config.imageModel) return modelUnavailable('images', config.imageModel, setup.upstreams, setup.config.env);
+    if (config.videoModel) return modelUnavailable('videos', config.videoModel, setup.upstreams, setup.config.env);
     if (!config.upstreams) return undefined;
     const reasons = config.upstreams.map((u) => {
       if (typeof u === 'string') return setup.upstreams.unavailable(u);

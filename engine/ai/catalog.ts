@@ -16,16 +16,18 @@ export function modelUnavailable(kind: ModelKind, alias: string, upstreams: Upst
   return 'missing' in resolution ? resolution.missing : undefined;
 }
 
-/** Every chat and image alias with its providers and, here, whether and where it runs (GET /api/ai/models). */
+const TYPE = { models: 'chat', images: 'image', videos: 'video' } as const;
+
+/** Every chat, image and video alias with its providers and, here, whether and where it runs (GET /api/ai/models). */
 export function listModels(upstreams: UpstreamRegistry, env: Env) {
   const registry = modelRegistry();
   const gateway = gatewayFrom(registry, env);
-  return (['models', 'images'] as const).flatMap((kind) =>
+  return (['models', 'images', 'videos'] as const).flatMap((kind) =>
     Object.entries(registry[kind]).map(([alias, ids]) => {
       const resolution = resolveModel(registry, kind, alias, upstreams, undefined, gateway);
       return {
         model: alias,
-        type: kind === 'images' ? 'image' : 'chat',
+        type: TYPE[kind],
         providers: Object.keys(ids),
         available: 'route' in resolution,
         provider: 'route' in resolution ? resolution.route.upstream : null,

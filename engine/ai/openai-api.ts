@@ -1,4 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { createParser } from 'eventsource-parser';
 import { ApiError, upstreamError, upstreamTimeout } from '../errors.js';
@@ -188,24 +189,67 @@ export async function editImage(
   deps: ApiDeps,
   request: { route: Route; prompt: string; image: Buffer; timeoutMs: number; signal: AbortSignal },
 ): Promise<GeneratedImage> {
-  const form = new FormData();
-  form.append('model', request.route.model);
-  form.append('prompt', request.prompt);
-  form.append('n', '1');
-  form.append('image', new Blob([new Uint8Array(request.image)], { type: 'image/png' }), 'image.png');
-  // the platform's own multipart encoder: the body bytes and the boundary header
-  const encoded = new Response(form);
-  const call: UpstreamCall = {
-    method: 'POST',
-    path: '/images/edits',
-    headers: { 'content-type': encoded.headers.get('content-type')! },
-    body: Buffer.from(await encoded.arrayBuffer()),
-    limitMs: request.timeoutMs,
-    signal: request.signal,
-  };
+  const form = await multipart({
+    model: request.route.model,
+    prompt: request.prompt,
+    n: '1',
+    image: { file: new Blob([new Uint8Array(request.image)], { type: 'image/png' }), name: 'image.png' },
+  });
+  const call: UpstreamCall = { method: 'POST', path: '/images/edits', ...form, limitMs: request.timeoutMs, signal: request.signal };
   const data = await deps.upstreams.call<Images>(request.route.upstream, call);
   const first = data?.data?.[0];
   if (typeof first?.url === 'string' && /^https?:\/\//.test(first.url)) return { url: first.url };
   if (typeof first?.b64_json === 'string' && first.b64_json) return { png: Buffer.from(first.b64_json, 'base64') };
   throw upstreamError(request.route.upstream, 'no image in the answer');
+}
+
+interface Video {
+  id?: string;
+  status?: 'queued' | 'in_progress' | 'completed' | 'failed' | string;
+  error?: { message?: string; code?: string } | null;
+}
+
+/** The largest video taken from a provider (a 12 s 1280×720 Sora clip is a few tens of MB). */
+export const VIDEO_MAX_BYTES = 128 * 1024 * 1024;
+
+/** A multipart body (image edits, videos) by the platform's own encoder: the bytes and the boundary header. */
+async function multipart(fields: Record<string, string | { file: Blob; name: string }>): Promise<{ headers: Record<string, string>; body: Buffer }> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) {
+    if (typeof value === 'string') form.append(name, value);
+    else form.append(name, value.file, value.name);
+  }
+  const encoded = new Response(form);
+  return { headers: { 'content-type': encoded.headers.get('content-type')! }, body: Buffer.from(await encoded.arrayBuffer()) };
+}
+
+/**
+ * OpenAI's videos API (Sora 2; OpenAI-compatible servers copy it): POST /videos starts a
+ * render (model, prompt, seconds, size), GET /videos/{id} reports `queued`, `in_progress`,
+ * `completed` or `failed`, and GET /videos/{id}/content is the MP4. Asked at once after the
+ * start, then every `pollMs`, until the render ends or `timeoutMs` runs out (504).
+ */
+export async function generateVideo(
+  deps: ApiDeps,
+  request: { route: Route; prompt: string; seconds: string; size: string; timeoutMs: number; pollMs: number; signal: AbortSignal },
+): Promise<Buffer> {
+  const { route, signal } = request;
+  const until = Date.now() + request.timeoutMs;
+  const left = () => Math.max(1, until - Date.now());
+  const form = await multipart({ model: route.model, prompt: request.prompt, seconds: request.seconds, size: request.size });
+  let video = await deps.upstreams.call<Video>(route.upstream, { method: 'POST', path: '/videos', ...form, limitMs: left(), signal });
+  const id = video?.id;
+  if (typeof id !== 'string' || !id) throw upstreamError(route.upstream, 'no video id in the answer');
+  const path = `/videos/${encodeURIComponent(id)}`;
+  for (let first = true; video.status !== 'completed'; first = false) {
+    if (video.status === 'failed') throw upstreamError(route.upstream, `the video failed: ${video.error?.message ?? 'no reason given'}`);
+    if (!first) {
+      if (Date.now() + request.pollMs >= until) throw upstreamTimeout(route.upstream, request.timeoutMs);
+      await sleep(request.pollMs, undefined, { signal });
+    }
+    video = await deps.upstreams.call<Video>(route.upstream, { path, limitMs: left(), signal });
+  }
+  const content = await deps.upstreams.buffer(route.upstream, { path: `${path}/content`, limitMs: left(), signal, maxBytes: VIDEO_MAX_BYTES });
+  if (!content.body.length) throw upstreamError(route.upstream, 'the finished video was empty');
+  return content.body;
 }

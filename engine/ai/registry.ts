@@ -15,10 +15,12 @@ export interface ModelRegistry {
   /** Chat model alias -> provider -> provider's model id (insertion order = preference). */
   models: Record<string, Record<string, string>>;
   images: Record<string, Record<string, string>>;
+  /** Video model alias -> provider -> id, for the OpenAI-compatible videos API (POST /videos). */
+  videos: Record<string, Record<string, string>>;
   reasoning: string[];
 }
 
-export type ModelKind = 'models' | 'images';
+export type ModelKind = 'models' | 'images' | 'videos';
 
 /** Where one call goes. */
 export interface Route {
@@ -47,6 +49,7 @@ const schema = {
     },
     models: { type: 'object', additionalProperties: idMap },
     images: { type: 'object', additionalProperties: idMap },
+    videos: { type: 'object', additionalProperties: idMap },
     reasoning: { type: 'array', items: { type: 'string' } },
   },
 };
@@ -65,7 +68,8 @@ export function parseRegistry(text: string): ModelRegistry {
   const data = parseYaml(text);
   const validate = schemaAjv().compile<ModelRegistry>(schema);
   if (!validate(data)) throw new Error(`models.yaml: ${validate.errors!.map((e) => `${e.instancePath} ${e.message}`).join('; ')}`);
-  for (const kind of ['models', 'images'] as const) {
+  data.videos ??= {}; // a registry may list no video models
+  for (const kind of ['models', 'images', 'videos'] as const) {
     for (const [alias, ids] of Object.entries(data[kind])) {
       for (const provider of Object.keys(ids)) {
         if (!data.providers[provider]) throw new Error(`models.yaml: ${kind}.${alias} names unknown provider ${provider}`);
