@@ -41,8 +41,15 @@ export async function serve(env: Record<string, string | undefined>, options: Om
   const server = createHttpServer(configFor(), (req, res) => handler(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `${server instanceof https.Server ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const config = configFor(url);
-  const engine = createEngine({ logger: silentLogger, ...options, config });
+  let engine: Engine;
+  try {
+    engine = createEngine({ logger: silentLogger, ...options, config: configFor(url) });
+  } catch (err) {
+    // a setting the boot refuses: the listening server would keep the test process alive for ever
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    throw err;
+  }
   handler = engine.app.callback();
   return {
     engine,
