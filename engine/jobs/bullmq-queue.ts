@@ -3,7 +3,7 @@ import { DelayedError, Job, Queue, QueueEvents, Worker } from 'bullmq';
 import { ApiError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { connectRedis, type RedisConnection } from '../redis.js';
-import type { JobHandlers, JobQueue } from './queue.js';
+import type { JobHandlers, JobQueue, QueueState } from './queue.js';
 import type { JobStore } from './store.js';
 
 /**
@@ -129,9 +129,9 @@ export class BullJobQueue implements JobQueue {
     this.#reported = false;
   }
 
-  async holding(ids: string[]): Promise<Set<string>> {
+  async states(ids: string[]): Promise<Map<string, QueueState>> {
     const states = await Promise.all(ids.map((id) => this.#jobs.getJobState(id)));
-    return new Set(ids.filter((_, i) => HELD.has(states[i]!)));
+    return new Map(ids.map((id, i) => [id, HELD.has(states[i]!) ? 'held' : states[i] === 'unknown' ? 'absent' : 'finished']));
   }
 
   async ping(): Promise<void> {

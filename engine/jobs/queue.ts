@@ -3,6 +3,12 @@
  * otherwise a queue in this process (local-queue.ts), the embedded default. Either way
  * the queue carries only job ids; the records (engine/jobs/store.ts) hold the rest.
  */
+/**
+ * Where a job is in the queue: `held` waiting, delayed or running; `finished` run or given up
+ * (BullMQ keeps finished entries a day); `absent` never added, or removed long ago.
+ */
+export type QueueState = 'held' | 'finished' | 'absent';
+
 export interface JobHandlers {
   /** Run the job (engine/jobs/runner.ts); resolves once it is recorded finished, or left unfinished to run again. */
   run(id: string): Promise<void>;
@@ -26,11 +32,11 @@ export interface JobQueue {
    */
   addWebhook(id: string, receiver: string): Promise<void>;
   /**
-   * Which of `ids` the queue still holds (waiting, delayed or running), for the reconciler.
-   * Absent on a queue that cannot see other instances' work (the in-process queue, whose
-   * records are resumed whole at start instead).
+   * Where each of `ids` is in the queue, for the reconciler (reconcile.ts). Absent on a queue
+   * that cannot see other instances' work (the in-process queue, whose records are resumed
+   * whole at start instead).
    */
-  holding?(ids: string[]): Promise<Set<string>>;
+  states?(ids: string[]): Promise<Map<string, QueueState>>;
   /** Take or keep, for `ttlMs`, the one turn among instances to reconcile (true: this instance's turn). */
   lead(ttlMs: number): Promise<boolean>;
   /** Whether the queue's own store answers now (readiness: BullMQ's Redis); absent for the in-process queue, which has none. */

@@ -15,9 +15,10 @@ import type { JobError, JobStore } from './store.js';
  * - older than JOBS_MAX_AGE_MS: failed as expired, whatever the queue says (the store has
  *   stopped counting them against their key already);
  * - older than one period, on a queue that can tell (BullMQ): a `queued` record the queue
- *   does not hold is queued again, under its own id, so a first add that landed after all
- *   makes nothing run twice (the record is the outbox); an `active` record the queue does
- *   not hold is failed: its worker is gone and the queue has given up on it.
+ *   has never seen is queued again, under its own id, so a first add that landed after all
+ *   makes nothing run twice (the record is the outbox); any other record the queue no
+ *   longer holds (it ran or gave up on it, and the end could not be recorded: the database
+ *   away then) is failed.
  * The in-process queue has no other instance to miss work from: it resumes every
  * unfinished record at start (local-queue.ts), so only expiry applies there.
  */
@@ -92,18 +93,19 @@ export class JobReconciler {
       done.failed.push(id);
     }
 
-    if (!this.queue.holding) return done;
+    if (!this.queue.states) return done;
     const stale = (await this.store.unfinishedOlderThan(periodMs, BATCH)).filter((r) => !done.failed.includes(r.id));
     if (stale.length === 0) return done;
-    const held = await this.queue.holding(stale.map((r) => r.id));
+    const states = await this.queue.states(stale.map((r) => r.id));
     const lost: JobError = {
       error: 'internal_error',
-      message: 'The job was lost: the worker running it stopped and the queue no longer holds it',
+      message: 'The job was lost: the queue no longer holds it, and how it ended could not be recorded',
       status: 500,
     };
     for (const { id, status } of stale) {
-      if (held.has(id)) continue;
-      if (status === 'queued') {
+      const state = states.get(id) ?? 'absent';
+      if (state === 'held') continue;
+      if (status === 'queued' && state === 'absent') {
         await this.queue.add(id);
         done.requeued.push(id);
       } else {

@@ -15,12 +15,12 @@ const PERIOD_MS = 1000;
 const MAX_AGE_MS = 60_000;
 const job = (keyId: string) => ({ keyId, endpoint: 'GET /api/tools/web2zip', params: {} });
 
-/** A queue holding `held`, recording what was added; `turn` says whether this instance may sweep. */
-function fakeQueue(held: Set<string>, turn = true) {
+/** A queue holding `held` and having finished `finished` (the rest it never saw), recording what was added; `turn` says whether this instance may sweep. */
+function fakeQueue(held: Set<string>, turn = true, finished = new Set<string>()) {
   const added: string[] = [];
   const queue = {
     add: async (id: string) => void added.push(id),
-    holding: async (ids: string[]) => new Set(ids.filter((id) => held.has(id))),
+    states: async (ids: string[]) => new Map(ids.map((id) => [id, held.has(id) ? 'held' : finished.has(id) ? 'finished' : 'absent'])),
     lead: async () => turn,
   } as unknown as JobQueue;
   return { queue, added };
@@ -53,6 +53,7 @@ for (const dialect of await testDialects(t)) {
     await store.start(lost.id);
     const running = await store.create(job('key_b'));
     await store.start(running.id);
+    const givenUp = await store.create(job('key_b')); // never started: BullMQ's attempts to reach the database ran out
     now += 5 * PERIOD_MS + 1 - PERIOD_MS / 2;
     const young = await store.create(job('key_a'));
     now += PERIOD_MS / 2; // the first record is now 1 ms past JOBS_MAX_AGE_MS, the young one half a period old
@@ -62,7 +63,7 @@ for (const dialect of await testDialects(t)) {
       failures.push([id, error]);
       await store.fail(id, error);
     };
-    const { queue, added } = fakeQueue(new Set([waiting.id, running.id, expired.id]));
+    const { queue, added } = fakeQueue(new Set([waiting.id, running.id, expired.id]), true, new Set([givenUp.id]));
     const reconciler = new JobReconciler(store, queue, { periodMs: PERIOD_MS, maxAgeMs: MAX_AGE_MS, logger: silentLogger, fail });
     const sweep = await reconciler.sweep();
 
@@ -72,12 +73,13 @@ for (const dialect of await testDialects(t)) {
       [
         [expired.id, 'upstream_timeout'],
         [lost.id, 'internal_error'],
+        [givenUp.id, 'internal_error'],
       ],
-      'the expired one (even though the queue holds it) and the running one the queue gave up are failed',
+      'the expired one (even though the queue holds it), the running one the queue lost and the queued one it gave up on are failed',
     );
     t.match(await store.get(expired.id), { status: 'failed', error: { message: /JOBS_MAX_AGE_MS/, status: 504 } });
-    t.match(await store.get(lost.id), { status: 'failed', error: { message: /worker running it stopped/, status: 500 } });
-    t.same(sweep, { requeued: [stranded.id], failed: [expired.id, lost.id] });
+    t.match(await store.get(lost.id), { status: 'failed', error: { message: /queue no longer holds it/, status: 500 } });
+    t.same(sweep, { requeued: [stranded.id], failed: [expired.id, lost.id, givenUp.id] });
     for (const left of [waiting, running, young, stranded]) t.equal((await store.get(left.id))?.status === 'failed', false, `${left.id} left alone`);
 
     const other = fakeQueue(new Set(), false);
