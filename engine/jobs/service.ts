@@ -54,6 +54,7 @@ export class Jobs {
   constructor(private readonly deps: JobsDeps) {
     const { config, logger } = deps;
     this.settings = jobSettings(config);
+    checkMaxAge(this.settings.maxAgeMs, deps.registry);
     this.store = new JobStore(config, { maxAgeMs: this.settings.maxAgeMs });
     const { concurrency, lockMs, webhook } = this.settings;
     const queueOptions = {
@@ -182,6 +183,19 @@ export class Jobs {
     await (await this.#queue).close();
     this.#webhooks.close();
   }
+}
+
+/**
+ * JOBS_MAX_AGE_MS must outlast the longest job endpoint's timeout, or the reconciler would fail
+ * such jobs while they run: the boot stops saying so (tests hand in an empty registry).
+ */
+function checkMaxAge(maxAgeMs: number, registry: Registry): void {
+  const timeouts = [...(registry.byId?.values() ?? [])].filter((r) => r.endpoint.async).map((r) => r.endpoint.limits.timeoutMs);
+  const longest = Math.max(0, ...timeouts);
+  if (maxAgeMs <= longest)
+    throw new Error(
+      `JOBS_MAX_AGE_MS (${maxAgeMs}) must be longer than the longest job endpoint's timeout (${longest} ms), or such jobs would be failed while they run`,
+    );
 }
 
 /** Parse `async` and `callback_url` off validated params: what the handler gets is exactly the synchronous call's params. */

@@ -2,6 +2,7 @@ import t from 'tap';
 import { loadConfig } from '../../engine/config.js';
 import { workerOptions } from '../../engine/jobs/bullmq-queue.js';
 import { jobSettings } from '../../engine/jobs/settings.js';
+import { Jobs, type JobsDeps } from '../../engine/jobs/service.js';
 
 const lockMs = (value?: string) => jobSettings(loadConfig({ JOBS_LOCK_MS: value })).lockMs;
 
@@ -16,4 +17,13 @@ t.test('JOBS_LOCK_MS: 10 s by default, a whole number of milliseconds of at leas
 t.test("BullMQ's worker holds a job for JOBS_LOCK_MS and checks for stalled jobs every half of it", async (t) => {
   t.same(workerOptions(10_000), { lockDuration: 10_000, stalledInterval: 5000 });
   t.same(workerOptions(1001), { lockDuration: 1001, stalledInterval: 501 });
+});
+
+t.test('JOBS_MAX_AGE_MS must outlast the longest job endpoint timeout: a running job is never expired', async (t) => {
+  const registry = {
+    byId: new Map([['GET /api/download/long', { endpoint: { async: true, limits: { timeoutMs: 900_000 } } }]]),
+  } as unknown as JobsDeps['registry'];
+  const jobs = (JOBS_MAX_AGE_MS: string) => new Jobs({ config: loadConfig({ JOBS_MAX_AGE_MS }), registry } as JobsDeps);
+  t.throws(() => jobs('900000'), /JOBS_MAX_AGE_MS \(900000\) must be longer than the longest job endpoint's timeout \(900000 ms\)/);
+  t.equal(jobSettings(loadConfig({})).maxAgeMs, 3_600_000, '1 hour by default');
 });
