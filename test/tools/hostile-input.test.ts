@@ -2,7 +2,7 @@
  * Inputs that reached 500 in the #22 campaign's sweep, now 4xx naming the problem: a YAML
  * document whose aliases expand past the limit (422), a QR text over its level's capacity
  * (400 naming the level and its limit), a card with a colour name it does not know or
- * without its picture (400).
+ * without its picture (400), a NUL character in any text (400 naming the parameter).
  */
 import t from 'tap';
 import { loadEndpoints } from '../../engine/manifest/load.js';
@@ -12,10 +12,17 @@ import { serve, TEST_KEY } from '../support/serve.js';
 
 const endpoints = loadEndpoints(ENDPOINTS_DIR);
 const byPath = (p: string) => endpoints.find((e) => e.path === p)!;
-const served = await serve(
-  { CPU_THREADS: '1' },
-  { endpoints: endpoints.filter((e) => ['/api/tools/yaml2json', '/api/tools/createqr', '/api/tools/canvascard'].includes(e.path)) },
-);
+const PATHS = [
+  '/api/tools/yaml2json',
+  '/api/tools/createqr',
+  '/api/tools/canvascard',
+  '/api/tools/ttp',
+  '/api/tools/attp',
+  '/api/tools/quotegenerator',
+  '/api/tools/carbon',
+  '/api/search/youtube',
+];
+const served = await serve({ CPU_THREADS: '1' }, { endpoints: endpoints.filter((e) => PATHS.includes(e.path)) });
 t.teardown(() => served.close());
 const call = (p: string, params: Record<string, unknown>) => callEndpoint(served.url, byPath(p), params, { key: TEST_KEY });
 
@@ -49,5 +56,21 @@ t.test('canvascard: an unknown colour name or a card without its picture is 400,
   for (const type of ['spotify', 'welcome', 'goodbye', 'rank']) {
     const answer = await call('/api/tools/canvascard', { type, title: 'Ann' });
     t.ok(answer.status < 500, `${type} without an image: ${answer.status} ${JSON.stringify(answer.json ?? {}).slice(0, 160)}`);
+  }
+});
+
+t.test('a NUL character in a text parameter is 400 naming it, on every endpoint', async (t) => {
+  for (const [p, param] of [
+    ['/api/tools/ttp', 'text'],
+    ['/api/tools/attp', 'text'],
+    ['/api/tools/quotegenerator', 'text'],
+    ['/api/tools/canvascard', 'title'],
+    ['/api/tools/carbon', 'code'],
+    ['/api/tools/yaml2json', 'yaml'],
+    ['/api/search/youtube', 'q'],
+  ] as const) {
+    const answer = await call(p, { type: 'welcome', [param]: 'a\u0000b' });
+    t.equal(answer.status, 400, `${p} ${param}`);
+    t.match(answer.json, { error: 'invalid_parameter', message: new RegExp(`${param}.*NUL`) });
   }
 });
