@@ -2,14 +2,20 @@
  * Operator CLI for personal API keys, on the server's database (DATABASE_URL, else SQLite in DATA_DIR;
  * read from the environment or the .env file `npm start` reads):
  *
- *   npm run keys -- create [--tier personal] [--label "my bot"]   prints the new key once
- *   npm run keys -- list                                          id, tier, label, dates (no hashes)
- *   npm run keys -- revoke <id>                                   effective on the next request
+ *   npm run keys -- create [--tier personal] [--label "my bot"] [rules]   prints the new key once
+ *   npm run keys -- update <id> [--label …] [rules]                      changes only what is given
+ *   npm run keys -- list                                                  id, tier, rules, dates (no hashes)
+ *   npm run keys -- revoke <id>                                           effective on the next request
+ *
+ * Rules: --rpm N, --daily N, --expires 2026-12-01, --allow 'ai/*' (repeatable or comma-separated),
+ * --ips 10.0.0.0/8 (likewise), --note text; on update `none` clears a rule. They are checked by the
+ * admin API's own validation (engine/auth/key-rules.ts), so both refuse the same input.
  *
  * Exit codes: 0 ok, 1 unknown key id, 2 usage error.
  */
 import { parseArgs } from 'node:util';
 import { KeyStore, type KeyRecord } from '../engine/auth/key-store.js';
+import { parseKeyFields } from '../engine/auth/key-rules.js';
 import { createRevocations } from '../engine/auth/revocations.js';
 import { silentLogger } from '../engine/log.js';
 import { TIERS } from '../engine/auth/tiers.js';
@@ -19,19 +25,33 @@ import { ApiError } from '../engine/errors.js';
 import { closeDatabase, database } from '../engine/db/database.js';
 import { loadEnvFile } from './env-file.mjs';
 
+const RULES = '[--rpm N] [--daily N] [--expires DATE] [--allow PATTERN]… [--ips CIDR]… [--note TEXT]';
 const COMMANDS: [string, string][] = [
-  [`create [--tier ${TIERS.join('|')}] [--label <text>]`, 'create a key and print it (shown only once)'],
+  [`create [--tier ${TIERS.join('|')}] [--label <text>] ${RULES}`, 'create a key and print it (shown only once)'],
+  [`update <id> [--tier …] [--label …] ${RULES}`, "change a key's rules (`none` clears one)"],
   ['list', 'list keys (never the keys themselves)'],
   ['revoke <id>', 'revoke a key at once'],
 ];
-const USAGE = ['usage: npm run keys -- <command>', ...COMMANDS.map(([what, why]) => `  ${what.padEnd(50)}${why}`)].join('\n');
+const USAGE = ['usage: npm run keys -- <command>', ...COMMANDS.map(([what, why]) => `  ${what}\n      ${why}`)].join('\n');
 
 class UsageError extends Error {}
 
+/** A key's own rules in a line: `rpm=5000 expires=2026-12-01T00:00:00.000Z allow=ai/*`. */
+function rulesOf(r: KeyRecord): string {
+  const parts = [
+    r.rpm !== null && `rpm=${r.rpm}`,
+    r.daily !== null && `daily=${r.daily}`,
+    r.expiresAt && `expires=${r.expiresAt}`,
+    r.allow && `allow=${r.allow.join(',')}`,
+    r.ips && `ips=${r.ips.join(',')}`,
+  ];
+  return parts.filter(Boolean).join(' ');
+}
+
 function table(records: KeyRecord[]): string {
   const rows = [
-    ['ID', 'TIER', 'STATUS', 'CREATED', 'LABEL'],
-    ...records.map((r) => [r.id, r.tier, r.revokedAt ? `revoked ${r.revokedAt}` : 'active', r.createdAt, r.label ?? '']),
+    ['ID', 'TIER', 'STATUS', 'CREATED', 'LABEL', 'LAST USED', 'RULES'],
+    ...records.map((r) => [r.id, r.tier, r.revokedAt ? `revoked ${r.revokedAt}` : 'active', r.createdAt, r.label ?? '', r.lastUsedAt ?? '-', rulesOf(r)]),
   ];
   const widths = rows[0].map((_, col) => Math.max(...rows.map((row) => row[col].length)));
   return rows
@@ -44,30 +64,69 @@ function table(records: KeyRecord[]): string {
     .join('\n');
 }
 
+const OPTIONS = {
+  tier: { type: 'string' },
+  label: { type: 'string' },
+  note: { type: 'string' },
+  rpm: { type: 'string' },
+  daily: { type: 'string' },
+  expires: { type: 'string' },
+  allow: { type: 'string', multiple: true },
+  ips: { type: 'string', multiple: true },
+} as const;
+
+type Options = { [name in keyof typeof OPTIONS]?: (typeof OPTIONS)[name] extends { multiple: true } ? string[] : string };
+
+/** The options as the admin API's JSON body (`none` clears a rule; numbers as numbers), for the same validation. */
+function bodyOf(values: Options): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  const cleared = (value: string | string[]) => (Array.isArray(value) ? value.length === 1 && value[0] === 'none' : value === 'none');
+  const number = (value: string) => (/^\d+$/.test(value) ? Number(value) : value);
+  const list = (value: string[]) => value.flatMap((v) => v.split(',')).map((v) => v.trim());
+  if (values.tier !== undefined) body.tier = values.tier;
+  if (values.label !== undefined) body.label = values.label;
+  if (values.note !== undefined) body.note = values.note;
+  if (values.rpm !== undefined) body.rpm = cleared(values.rpm) ? null : number(values.rpm);
+  if (values.daily !== undefined) body.daily = cleared(values.daily) ? null : number(values.daily);
+  if (values.expires !== undefined) body.expires_at = cleared(values.expires) ? null : values.expires;
+  if (values.allow !== undefined) body.allow = cleared(values.allow) ? null : list(values.allow);
+  if (values.ips !== undefined) body.ips = cleared(values.ips) ? null : list(values.ips);
+  return body;
+}
+
 async function run(argv: string[], store: KeyStore): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { tier: { type: 'string' }, label: { type: 'string' } },
-  });
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
   const [command, ...rest] = positionals;
+  const given = Object.keys(values).length > 0;
   switch (command) {
     case 'create': {
       if (rest.length > 0) throw new UsageError(`create takes no arguments, got: ${rest.join(' ')}`);
-      const created = await store.create({ tier: values.tier, label: values.label });
+      const created = await store.create(parseKeyFields(bodyOf(values)));
       console.log(`Created ${created.tier} key ${created.id}${created.label ? ` (${created.label})` : ''}.`);
+      if (rulesOf(created)) console.log(`rules: ${rulesOf(created)}`);
       console.log(`key: ${created.key}`);
       console.log('Store it now: only its hash is kept, it cannot be shown again.');
       return 0;
     }
+    case 'update': {
+      if (rest.length !== 1) throw new UsageError('update takes exactly one key id');
+      if (!given) throw new UsageError('update needs at least one option to change');
+      const updated = await store.update(rest[0]!, parseKeyFields(bodyOf(values)));
+      if (!updated) {
+        console.error(`No key with id ${rest[0]} (see: npm run keys -- list)`);
+        return 1;
+      }
+      console.log(`Updated key ${updated.id}${updated.label ? ` (${updated.label})` : ''}: ${rulesOf(updated) || 'no rules of its own'}.`);
+      return 0;
+    }
     case 'list': {
-      if (rest.length > 0 || values.tier !== undefined || values.label !== undefined) throw new UsageError('list takes no arguments');
+      if (rest.length > 0 || given) throw new UsageError('list takes no arguments');
       const records = await store.list();
       console.log(records.length > 0 ? table(records) : 'No keys yet. Create one with: npm run keys -- create');
       return 0;
     }
     case 'revoke': {
-      if (rest.length !== 1 || values.tier !== undefined || values.label !== undefined) throw new UsageError('revoke takes exactly one key id');
+      if (rest.length !== 1 || given) throw new UsageError('revoke takes exactly one key id');
       const revoked = await store.revoke(rest[0]);
       if (!revoked) {
         console.error(`No key with id ${rest[0]} (see: npm run keys -- list)`);

@@ -1,37 +1,38 @@
 /**
- * Key management over HTTP: POST/GET /api/admin/keys, DELETE /api/admin/keys/:id,
+ * Key management over HTTP: POST/GET /api/admin/keys, PUT and DELETE /api/admin/keys/:id,
  * built-in routes with `auth: admin` (Authorization: Bearer $ADMIN_TOKEN, checked by
  * the pipeline before the body is read; 403 forbidden otherwise). API keys play no
  * part here: the engine does not ask for one on these routes.
  */
 import type { KeyStore } from '../auth/key-store.js';
 import { json } from '../adapters/types.js';
-import { invalidParameter, notFound } from '../errors.js';
+import { parseKeyFields, KEY_FIELDS_SCHEMA } from '../auth/key-rules.js';
+import { notFound } from '../errors.js';
 import { builtin, type Builtin } from '../pipeline/builtin.js';
 
 export const ADMIN_KEYS_PATH = '/api/admin/keys';
 
-/** Key creation bodies are a tier and a label: far below BODY_MAX_BYTES. */
+/** Key bodies are a few fields and at most two lists of 100 short entries: far below BODY_MAX_BYTES. */
 const KEY_BODY_BYTES = 16 * 1024;
 
+const stringList = { type: ['array', 'null'], items: { type: 'string' } };
 const KEY_RECORD = {
   type: 'object',
   properties: {
     id: { type: 'string' },
     tier: { type: 'string' },
     label: { type: ['string', 'null'] },
+    note: { type: ['string', 'null'] },
+    rpm: { type: ['integer', 'null'], description: "Requests per minute; null: the tier's" },
+    daily: { type: ['integer', 'null'], description: "Requests per UTC day; null: the tier's" },
+    expiresAt: { type: ['string', 'null'], format: 'date-time' },
+    allow: { ...stringList, description: 'Categories and endpoint path patterns the key may call; null: every endpoint' },
+    ips: { ...stringList, description: 'Addresses and CIDR blocks the key may be used from; null: anywhere' },
     createdAt: { type: 'string' },
     revokedAt: { type: ['string', 'null'] },
+    lastUsedAt: { type: ['string', 'null'], description: 'Written at most once a minute per key and instance' },
   },
 };
-
-/** An optional string field of the JSON body. */
-function optionalString(body: Record<string, unknown>, name: string): string | undefined {
-  const value = body[name];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw invalidParameter(name, 'must be a string');
-  return value;
-}
 
 export function keyBuiltins({ store }: { store: KeyStore }): Builtin[] {
   return [
@@ -39,16 +40,25 @@ export function keyBuiltins({ store }: { store: KeyStore }): Builtin[] {
       method: 'POST',
       path: ADMIN_KEYS_PATH,
       auth: 'admin',
-      summary: 'Create a personal API key (shown once): JSON body {"tier": "personal", "label": "…"}',
+      summary:
+        'Create an API key (shown once): JSON body {"tier", "label", "note", "rpm", "daily", "expires_at", "allow", "ips"}, all optional; an unknown field is 400 naming it',
       jsonBody: KEY_BODY_BYTES,
       result: { type: 'object', properties: { ...KEY_RECORD.properties, key: { type: 'string' } } },
-      async handle({ body: raw = {} }) {
-        if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-          throw invalidParameter('body', 'must be a JSON object like {"tier": "personal", "label": "…"}');
-        }
-        const body = raw as Record<string, unknown>;
-        const created = await store.create({ tier: optionalString(body, 'tier'), label: optionalString(body, 'label') });
-        return json({ id: created.id, key: created.key, tier: created.tier, label: created.label, createdAt: created.createdAt });
+      async handle({ body = {} }) {
+        return json(await store.create(parseKeyFields(body)));
+      },
+    }),
+    builtin({
+      method: 'PUT',
+      path: `${ADMIN_KEYS_PATH}/:id`,
+      auth: 'admin',
+      summary: `Change a key's rules, tier, label or note: the fields sent change (null clears one), the others stay; in every process on its next request. Fields: ${Object.keys(KEY_FIELDS_SCHEMA.properties as object).join(', ')}`,
+      jsonBody: KEY_BODY_BYTES,
+      result: KEY_RECORD,
+      async handle({ pathParams, body = {} }) {
+        const updated = await store.update(pathParams.id, parseKeyFields(body));
+        if (!updated) throw notFound(`No API key with id ${pathParams.id}`);
+        return json(updated);
       },
     }),
     builtin({

@@ -4,6 +4,7 @@ import { ApiError } from '../errors.js';
 import { digestEquals, digestOf, sha256Hex } from './constant-time.js';
 import { keyFromRequest } from './key-from-request.js';
 import type { KeyStore } from './key-store.js';
+import { keyExpired, type CompiledRules } from './key-rules.js';
 import { dailyQuotaForTier, isTier, rpmForTier, type Tier } from './tiers.js';
 
 /** Who is calling: what rate-limit bucket and budget the request counts against. */
@@ -13,8 +14,12 @@ export interface Principal {
   tier: Tier;
   /** Requests per minute allowed for this key. */
   rpm: number;
-  /** Requests per UTC day allowed for this key (its tier's daily quota); undefined: no quota. */
+  /** Requests per UTC day allowed for this key (its own, else its tier's daily quota); undefined: no quota. */
   daily?: number;
+  /** Whether rpm/daily are the key's own rather than its tier's (said so in the 429). */
+  ownLimits?: { rpm: boolean; daily: boolean };
+  /** The key's allow-lists (endpoints, addresses), checked by admit(); absent: no restriction. */
+  rules?: CompiledRules;
 }
 
 export const TEST_KEY_ID = 'test';
@@ -47,7 +52,18 @@ export async function authenticateKey(presented: string | undefined, { store, co
   const record = await store.verifyDigest(hex);
   // A tier removed from tiers.ts since the key was made has no budget: refuse the key.
   if (!record || !isTier(record.tier)) throw invalidApiKey();
-  return { keyId: record.id, tier: record.tier, rpm: rpmForTier(config, record.tier), daily: dailyQuotaForTier(config, record.tier) };
+  const { compiled } = record;
+  // 401 like a revoked key (the credential no longer works), with its own code so its holder knows to renew it
+  if (compiled.expiresAtMs !== undefined && Date.now() >= compiled.expiresAtMs) throw keyExpired(record.expiresAt!);
+  void store.touch(record.id);
+  return {
+    keyId: record.id,
+    tier: record.tier,
+    rpm: record.rpm ?? rpmForTier(config, record.tier),
+    daily: record.daily ?? dailyQuotaForTier(config, record.tier),
+    ownLimits: record.rpm !== null || record.daily !== null ? { rpm: record.rpm !== null, daily: record.daily !== null } : undefined,
+    rules: compiled.allows || compiled.allowsIp ? compiled : undefined,
+  };
 }
 
 /** The shared test key's principal: the same for every request, so made once per configuration. */

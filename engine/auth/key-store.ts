@@ -1,10 +1,13 @@
 import crypto from 'node:crypto';
 import { invalidParameter } from '../errors.js';
+import type { Transaction } from 'kysely';
 import type { Database } from '../db/database.js';
+import type { Tables } from '../db/tables.js';
 import { RevisionWatch } from '../db/revision-watch.js';
 import { isUnreachable } from '../db/unavailable.js';
 import { KEY_CACHE_TTL_S } from './settings.js';
 import type { Revocations } from './revocations.js';
+import { compileRules, MAX_LABEL_LENGTH, type CompiledRules, type KeyFields, type KeyRules } from './key-rules.js';
 import { digestOf, sha256Hex } from './constant-time.js';
 import { DEFAULT_TIER, TIERS, isTier, type Tier } from './tiers.js';
 
@@ -32,12 +35,20 @@ import { DEFAULT_TIER, TIERS, isTier, type Tier } from './tiers.js';
  */
 
 /** A stored key as operators see it: never the key, never its hash. */
-export interface KeyRecord {
+export interface KeyRecord extends KeyRules {
   id: string;
   tier: Tier;
   label: string | null;
+  note: string | null;
   createdAt: string;
   revokedAt: string | null;
+  /** Within a minute or so (see touch). */
+  lastUsedAt: string | null;
+}
+
+/** A live key as the request path sees it: its record and its rules, compiled once (and cached with it). */
+export interface VerifiedKey extends KeyRecord {
+  readonly compiled: CompiledRules;
 }
 
 /** A freshly created key: the only time the plain key exists outside the client. */
@@ -46,22 +57,51 @@ export interface CreatedKey extends KeyRecord {
 }
 
 export const KEY_PREFIX = 'mf_';
-export const MAX_LABEL_LENGTH = 200;
+export { MAX_LABEL_LENGTH };
 
-const COLUMNS = ['id', 'tier', 'label', 'created_at', 'revoked_at'] as const;
+const COLUMNS = ['id', 'tier', 'label', 'created_at', 'revoked_at', 'rpm', 'daily', 'expires_at', 'allow', 'ips', 'note', 'last_used_at'] as const;
 
-const toRecord = (row: { id: string; tier: string; label: string | null; created_at: string; revoked_at: string | null }): KeyRecord => ({
+type KeyRow = Pick<Tables['api_keys'], (typeof COLUMNS)[number]>;
+
+const jsonList = (text: string | null): readonly string[] | null => (text === null ? null : Object.freeze(JSON.parse(text) as string[]));
+const optionalNumber = (value: number | string | null): number | null => (value === null ? null : Number(value));
+
+const toRecord = (row: KeyRow): KeyRecord => ({
   id: row.id,
   tier: row.tier as Tier,
   label: row.label,
+  note: row.note,
+  rpm: optionalNumber(row.rpm),
+  daily: optionalNumber(row.daily),
+  expiresAt: row.expires_at,
+  allow: jsonList(row.allow),
+  ips: jsonList(row.ips),
   createdAt: row.created_at,
   revokedAt: row.revoked_at,
+  lastUsedAt: row.last_used_at,
 });
+
+/** The columns of the fields given (an update sets only those). */
+function toColumns(fields: KeyFields): Partial<KeyRow> {
+  const columns: Partial<KeyRow> = {};
+  if (fields.tier !== undefined) columns.tier = fields.tier;
+  if (fields.label !== undefined) columns.label = fields.label;
+  if (fields.note !== undefined) columns.note = fields.note;
+  if (fields.rpm !== undefined) columns.rpm = fields.rpm;
+  if (fields.daily !== undefined) columns.daily = fields.daily;
+  if (fields.expiresAt !== undefined) columns.expires_at = fields.expiresAt;
+  if (fields.allow !== undefined) columns.allow = fields.allow && JSON.stringify(fields.allow);
+  if (fields.ips !== undefined) columns.ips = fields.ips && JSON.stringify(fields.ips);
+  return columns;
+}
+
+/** last_used_at is written at most this often per key and instance. */
+const TOUCH_INTERVAL_MS = 60_000;
 
 /** Live keys verified since the keys last changed, by hex digest; shared by the KeyStores of one database. */
 interface VerifiedKeys {
   revision: number;
-  byDigest: Map<string, { digest: Buffer; record: KeyRecord }>;
+  byDigest: Map<string, { digest: Buffer; record: VerifiedKey }>;
   /** When (KeyStore's clock) the revision was last read: the memory is known current as of then. */
   confirmedAt: number;
   /** Digests of keys revoked as heard through Redis: refused while the database cannot say so. */
@@ -93,15 +133,21 @@ function verifiedKeysOf(db: Database): VerifiedKeys {
   return verified;
 }
 
-/** Forget key `id` (revoked elsewhere) and refuse its digest until the database can be read again. */
-function forget(verified: VerifiedKeys, id: string): void {
+/**
+ * Forget key `id`: revoked elsewhere (`refuse`: its digest is refused until the database can
+ * be read again), or its rules changed (read again on its next request).
+ */
+function forget(verified: VerifiedKeys, id: string, refuse: boolean): void {
   for (const [hex, entry] of verified.byDigest)
     if (entry.record.id === id) {
       verified.byDigest.delete(hex);
+      if (!refuse) continue;
       if (verified.revoked.size >= MAX_CACHED_KEYS) verified.revoked.clear();
       verified.revoked.add(hex);
     }
 }
+
+const verifiedKey = (record: KeyRecord): VerifiedKey => Object.freeze({ ...record, compiled: compileRules(record) });
 
 export interface KeyStoreOptions {
   /** How long a verified key outlives the last revision read while the database cannot be reached (KEY_CACHE_TTL_S); 0: not at all. */
@@ -117,6 +163,8 @@ export class KeyStore {
   readonly #cacheTtlMs: number;
   readonly #now: () => number;
   readonly revocations?: Revocations;
+  /** When (Date.now) this instance last wrote each key's last_used_at. */
+  readonly #touched = new Map<string, number>();
 
   /** On one database, or on whatever database the function answers per use (the engine's shared one, reopened after a close). */
   constructor(db: Database | (() => Database), options: KeyStoreOptions = {}) {
@@ -127,7 +175,11 @@ export class KeyStore {
     this.revocations?.on('revoked', (id) => {
       // a database that never opened has nothing remembered
       const db = this.#db();
-      if (!db.failed && !db.closed) forget(verifiedKeysOf(db), id);
+      if (!db.failed && !db.closed) forget(verifiedKeysOf(db), id, true);
+    });
+    this.revocations?.on('changed', (id) => {
+      const db = this.#db();
+      if (!db.failed && !db.closed) forget(verifiedKeysOf(db), id, false);
     });
   }
 
@@ -137,8 +189,11 @@ export class KeyStore {
     return db;
   }
 
-  /** Create a key; throws ApiError invalid_parameter for an unknown tier or an overlong label. */
-  async create(options: { tier?: string; label?: string | null } = {}): Promise<CreatedKey> {
+  /**
+   * Create a key with the fields given (validated by parseKeyFields for the admin API and
+   * the CLI); throws ApiError invalid_parameter for an unknown tier or an overlong label.
+   */
+  async create(options: KeyFields = {}): Promise<CreatedKey> {
     const tier = options.tier ?? DEFAULT_TIER;
     if (!isTier(tier)) throw invalidParameter('tier', `must be one of ${TIERS.join(', ')}`);
     const label = options.label?.trim() || null;
@@ -146,19 +201,76 @@ export class KeyStore {
       throw invalidParameter('label', `must be at most ${MAX_LABEL_LENGTH} characters`);
     }
     const key = KEY_PREFIX + crypto.randomBytes(32).toString('base64url');
-    const record: KeyRecord = {
+    const row: KeyRow = {
       id: 'key_' + crypto.randomBytes(6).toString('hex'),
       tier,
       label,
-      createdAt: new Date().toISOString(),
-      revokedAt: null,
+      note: null,
+      rpm: null,
+      daily: null,
+      expires_at: null,
+      allow: null,
+      ips: null,
+      created_at: new Date().toISOString(),
+      revoked_at: null,
+      last_used_at: null,
+      ...toColumns({ ...options, tier, label }),
     };
     const db = await this.#ready();
     await db.kysely
       .insertInto('api_keys')
-      .values({ id: record.id, hash: sha256Hex(key), tier, label, created_at: record.createdAt })
+      .values({ ...row, hash: sha256Hex(key) })
       .execute();
-    return { ...record, key };
+    return { ...toRecord(row), key };
+  }
+
+  /**
+   * Change a key's rules, label or note (only the fields given; null clears one). Like a
+   * revocation, the change reaches every instance on its next request: the revision row
+   * (PostgreSQL) or data_version (SQLite), and with Redis the changed message for an
+   * instance answering from its cache. Returns the record, or undefined for an unknown id.
+   */
+  async update(id: string, fields: KeyFields): Promise<KeyRecord | undefined> {
+    if (fields.tier !== undefined && !isTier(fields.tier)) throw invalidParameter('tier', `must be one of ${TIERS.join(', ')}`);
+    const columns = toColumns(fields);
+    const db = await this.#ready();
+    const row = await db.kysely.transaction().execute(async (trx) => {
+      if (Object.keys(columns).length > 0) {
+        const changed = await trx.updateTable('api_keys').set(columns).where('id', '=', id).executeTakeFirst();
+        if (changed.numUpdatedRows > 0n) await bumpRevision(trx);
+      }
+      return trx.selectFrom('api_keys').select(COLUMNS).where('id', '=', id).executeTakeFirst();
+    });
+    verifiedKeysOf(db).byDigest.clear();
+    if (row) await this.revocations?.publishChanged(row.id);
+    return row && toRecord(row);
+  }
+
+  /**
+   * Record that key `id` was used: at most once a minute per key on this instance, never
+   * awaited by the request (a failed write is forgotten; the next minute tries again).
+   * It bumps no revision, so no instance's key cache is cleared by it on PostgreSQL; on
+   * SQLite another process's write moves data_version, which costs a re-read per key.
+   */
+  touch(id: string): Promise<void> | undefined {
+    const now = Date.now();
+    const last = this.#touched.get(id);
+    if (last !== undefined && now - last < TOUCH_INTERVAL_MS) return undefined;
+    if (this.#touched.size >= MAX_CACHED_KEYS) this.#touched.clear();
+    this.#touched.set(id, now);
+    // the promise is for tests: the request path never waits for it
+    return this.#ready()
+      .then((db) =>
+        db.kysely
+          .updateTable('api_keys')
+          .set({ last_used_at: new Date(now).toISOString() })
+          .where('id', '=', id)
+          .execute(),
+      )
+      .then(
+        () => undefined,
+        () => undefined,
+      );
   }
 
   /** Every key ever created, oldest first, revoked ones included (with revokedAt). */
@@ -181,12 +293,7 @@ export class KeyStore {
         .where('id', '=', id)
         .where('revoked_at', 'is', null)
         .executeTakeFirst();
-      if (changed.numUpdatedRows > 0n)
-        await trx
-          .updateTable('revisions')
-          .set((eb) => ({ value: eb('value', '+', 1) }))
-          .where('name', '=', 'api_keys')
-          .execute();
+      if (changed.numUpdatedRows > 0n) await bumpRevision(trx);
       return trx.selectFrom('api_keys').select(COLUMNS).where('id', '=', id).executeTakeFirst();
     });
     verifiedKeysOf(db).byDigest.clear();
@@ -195,12 +302,12 @@ export class KeyStore {
   }
 
   /** The live (not revoked) key matching the presented one, or undefined. */
-  async verify(presented: string): Promise<KeyRecord | undefined> {
+  async verify(presented: string): Promise<VerifiedKey | undefined> {
     return this.verifyDigest(sha256Hex(presented));
   }
 
   /** verify() for a presented key already hashed (lower-case hex SHA-256). */
-  async verifyDigest(hex: string): Promise<KeyRecord | undefined> {
+  async verifyDigest(hex: string): Promise<VerifiedKey | undefined> {
     const db = await this.#ready();
     const verified = verifiedKeysOf(db);
     // While the circuit is open the read fails at once (and, past the cool-down, starts the
@@ -232,7 +339,7 @@ export class KeyStore {
       .executeTakeFirst();
     if (!row || !crypto.timingSafeEqual(digestOf(row.hash), digest)) return undefined;
     if (row.revoked_at !== null) return undefined;
-    const record = Object.freeze(toRecord(row));
+    const record = verifiedKey(toRecord(row));
     // only remembered if no newer revision was seen while this row was read (it may predate a revocation)
     if (verified.revision !== revision) return record;
     if (verified.byDigest.size >= MAX_CACHED_KEYS) verified.byDigest.clear();
@@ -241,10 +348,18 @@ export class KeyStore {
   }
 
   /** The database cannot be reached: a key verified within the cache's lifetime is accepted, a revoked one refused, any other fails with `err`. */
-  #unreachable(verified: VerifiedKeys, hex: string, err: unknown): KeyRecord | undefined {
+  #unreachable(verified: VerifiedKeys, hex: string, err: unknown): VerifiedKey | undefined {
     if (verified.revoked.has(hex)) return undefined;
     const known = verified.byDigest.get(hex);
     if (!known || this.#now() - verified.confirmedAt > this.#cacheTtlMs) throw err;
     return crypto.timingSafeEqual(known.digest, digestOf(hex)) ? known.record : undefined;
   }
 }
+
+/** Tell every reader of the api_keys revision that the keys changed (in the writing transaction). */
+const bumpRevision = (trx: Transaction<Tables>) =>
+  trx
+    .updateTable('revisions')
+    .set((eb) => ({ value: eb('value', '+', 1) }))
+    .where('name', '=', 'api_keys')
+    .execute();

@@ -16,12 +16,16 @@ const require = createRequire(import.meta.url);
  * cache's lifetime.
  */
 export const REVOKED_CHANNEL = 'manifold:keys:revoked';
+/** A key's rules changed (key-rules.ts): every instance drops the rules it remembers and reads them again. */
+export const CHANGED_CHANNEL = 'manifold:keys:changed';
 
 export interface Revocations {
   /** Tell every instance that key `id` was revoked (best effort: the database is the record). */
   publish(id: string): Promise<void>;
-  /** Listen for revocations (every instance's, this one's included); emits 'revoked' with the key id. */
-  on(event: 'revoked', listener: (id: string) => void): this;
+  /** Tell every instance that key `id`'s rules changed (best effort, as publish). */
+  publishChanged(id: string): Promise<void>;
+  /** Listen for revocations and rule changes (every instance's, this one's included); emits the key id. */
+  on(event: 'revoked' | 'changed', listener: (id: string) => void): this;
   /** Settles once this instance listens (while Redis is away, once it is back: ioredis keeps trying). */
   readonly listening: Promise<void>;
   close(): Promise<void>;
@@ -41,8 +45,9 @@ class RedisRevocations extends EventEmitter implements Revocations {
     this.#subscriber.on('error', () => undefined); // reported once by the publisher's connection, which shares its fate
     this.#subscriber.on('message', (channel: string, id: string) => {
       if (channel === REVOKED_CHANNEL) this.emit('revoked', id);
+      else if (channel === CHANGED_CHANNEL) this.emit('changed', id);
     });
-    this.listening = this.#subscriber.subscribe(REVOKED_CHANNEL).then(
+    this.listening = this.#subscriber.subscribe(REVOKED_CHANNEL, CHANGED_CHANNEL).then(
       () => undefined,
       () => undefined,
     );
@@ -50,6 +55,10 @@ class RedisRevocations extends EventEmitter implements Revocations {
 
   async publish(id: string): Promise<void> {
     await this.#publisher.run((client) => client.publish(REVOKED_CHANNEL, id)).catch(() => undefined);
+  }
+
+  async publishChanged(id: string): Promise<void> {
+    await this.#publisher.run((client) => client.publish(CHANGED_CHANNEL, id)).catch(() => undefined);
   }
 
   async close(): Promise<void> {

@@ -15,6 +15,7 @@ const MIGRATIONS: Record<string, (db: Kysely<any>, dialect: Dialect) => Promise<
   '0002-jobs-stage': (db) => db.schema.alterTable('jobs').addColumn('stage', 'text').execute(),
   '0003-daily-quota': (db) => dailyQuota(db),
   '0004-owners': (db) => owners(db),
+  '0005-key-rules': (db) => keyRules(db),
 };
 
 /** Every migration's name: a database that has applied them all needs no lock at boot. */
@@ -173,6 +174,24 @@ async function owners(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('tempmail_addresses').addColumn('owner_key_id', 'text').execute();
   await db.schema.alterTable('tempmail_addresses').addColumn('token_hash', 'text').execute();
   await db.schema.alterTable('short_links').addColumn('owner_key_id', 'text').execute();
+}
+
+/**
+ * Keys with their own rules (issue #20): per-key budgets, expiry, allowed endpoints and
+ * addresses (JSON arrays), an owner's note and the last use. Keys made before have none
+ * of them (null): their tier's budgets, no expiry, every endpoint, any address.
+ */
+async function keyRules(db: Kysely<any>): Promise<void> {
+  for (const [name, type] of [
+    ['rpm', 'integer'],
+    ['daily', 'bigint'],
+    ['expires_at', 'text'],
+    ['allow', 'text'],
+    ['ips', 'text'],
+    ['note', 'text'],
+    ['last_used_at', 'text'],
+  ] as const)
+    await db.schema.alterTable('api_keys').addColumn(name, type).execute();
 }
 
 /**

@@ -27,6 +27,17 @@ export interface ApiKeysTable {
   label: string | null;
   created_at: string;
   revoked_at: string | null;
+  /** The key's own rules (engine/auth/key-rules.ts); null: the tier's budget, no expiry, every endpoint, any address. */
+  rpm: number | null;
+  daily: number | null;
+  expires_at: string | null;
+  /** JSON array of categories and endpoint path patterns. */
+  allow: string | null;
+  /** JSON array of addresses and CIDR blocks. */
+  ips: string | null;
+  note: string | null;
+  /** Updated at most once a minute per key and instance, off the request's path. */
+  last_used_at: string | null;
 }
 
 /** Counters bumped by writes that other processes must notice (`api_keys`: every revocation). */

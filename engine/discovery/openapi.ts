@@ -31,8 +31,11 @@ export const CATEGORY_NAMES: Record<Endpoint['category'], string> = {
 /** The contract's error statuses and codes; the components/responses key is the status. */
 const ERRORS: Record<number, { codes: string[]; description: string }> = {
   400: { codes: ['missing_parameter', 'invalid_parameter', 'unsupported_url'], description: 'A required parameter is absent, or a value fails its schema' },
-  401: { codes: ['missing_api_key', 'invalid_api_key'], description: 'No API key, or an unknown or revoked key' },
-  403: { codes: ['forbidden'], description: 'Admin route without the admin token' },
+  401: { codes: ['missing_api_key', 'invalid_api_key', 'key_expired'], description: 'No API key, an unknown or revoked key, or a key past its expiry' },
+  403: {
+    codes: ['forbidden', 'endpoint_not_allowed', 'ip_not_allowed'],
+    description: "Admin route without the admin token, or a key's own rules: an endpoint outside its allow-list, or a client address outside its IP allow-list",
+  },
   404: { codes: ['not_found'], description: 'No such endpoint, or the requested result does not exist' },
   405: { codes: ['method_not_allowed'], description: 'The path exists for another method (see the Allow header)' },
   413: { codes: ['payload_too_large'], description: 'The upload or body is over its limit' },
@@ -243,6 +246,8 @@ function responses(endpoint: Endpoint): Json {
     content: endpoint.response === 'binary' ? binary : endpoint.response === 'streamable' ? { ...envelope, ...binary } : envelope,
   };
   const statuses = new Set(COMMON_ERRORS);
+  // a key's own rules (allowed endpoints and addresses) refuse with 403
+  if (!endpoint.public) statuses.add(403);
   if (endpoint.body.length) [413, 415].forEach((s) => statuses.add(s));
   if (endpoint.path.includes(':') || endpoint.examples.some((e) => e.expect.status === 404)) statuses.add(404);
   const out: Json = { 200: ok, ...(endpoint.async && { 202: accepted() }) };
@@ -365,7 +370,7 @@ function builtinPaths(builtins: readonly Builtin[], operationIds: Set<string>): 
         ...(route.jsonBody !== undefined ? { requestBody: { required: false, content: { 'application/json': { schema: { type: 'object' } } } } } : {}),
         responses: {
           200: ok,
-          ...(route.auth === 'key' ? { 401: ref('responses', '401'), 429: ref('responses', '429') } : {}),
+          ...(route.auth === 'key' ? { 401: ref('responses', '401'), 403: ref('responses', '403'), 429: ref('responses', '429') } : {}),
           ...(route.query ? { 400: ref('responses', '400') } : {}),
           ...(route.auth === 'admin' ? { 403: ref('responses', '403') } : {}),
         },

@@ -25,7 +25,7 @@ export const quotaExceeded = (principal: Principal, limit: number, now: number) 
   return new ApiError(
     429,
     'daily_quota_exceeded',
-    `Daily quota of ${limit} requests for ${principal.tier} keys used up; it resets at 00:00 UTC, in ${seconds} s`,
+    `Daily quota of ${limit} requests for ${principal.ownLimits?.daily ? 'this key' : `${principal.tier} keys`} used up; it resets at 00:00 UTC, in ${seconds} s`,
     { headers: { 'Retry-After': seconds } },
   );
 };

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { Principal } from '../auth/authenticate.js';
 import type { UsageCounter } from '../db/usage.js';
+import { endpointNotAllowed, ipNotAllowed } from '../auth/key-rules.js';
 import { enforceRateLimit } from '../limits/enforce-rate-limit.js';
 import type { DailyQuota } from '../limits/daily-quota.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
@@ -16,10 +17,12 @@ export interface AdmitOptions {
   keyed?: boolean;
   /** Take one request of the key's daily quota (manifest endpoints; the built-ins a key uses to look at itself or its jobs take none). */
   quota?: boolean;
+  /** The manifest endpoint called: a key with an allow-list may call only the endpoints it names (the built-ins a key uses to look at itself stay open). */
+  endpoint?: { category: string; path: string; aliases: readonly string[] };
 }
 
 /**
- * Let a request in on its principal's budget (429 past it, with the RateLimit-*
+ * Let a request in on its key's rules (403 ip_not_allowed, endpoint_not_allowed), then on its principal's budget (429 past it, with the RateLimit-*
  * headers either way), then on its tier's daily quota when it has one (429
  * daily_quota_exceeded), and count it in its key's usage per route (`route`: the
  * endpoint id, e.g. `GET /api/fun/quote`; GET /checkapikey reads the totals). A
@@ -29,6 +32,13 @@ export interface AdmitOptions {
 export function admit(ctx: Context, deps: AdmitDeps, principal: Principal, route: string, options: AdmitOptions = {}): Promise<void> | undefined {
   // who called, for the access log and the usage-by-tier metric (request-context.ts), refused or not
   if (options.keyed !== false) ctx.state.principal = principal;
+  // a key's own rules refuse before its budget is touched: a refused request costs nothing
+  const { rules } = principal;
+  if (rules) {
+    if (rules.allowsIp && !rules.allowsIp(ctx.ip)) throw ipNotAllowed(ctx.ip);
+    const { endpoint } = options;
+    if (rules.allows && endpoint && !rules.allows(endpoint.category, [endpoint.path, ...endpoint.aliases])) throw endpointNotAllowed(endpoint.path);
+  }
   const limited = enforceRateLimit(ctx, deps.limiter, principal);
   if (options.keyed === false) return limited;
   const { daily } = principal;

@@ -72,7 +72,7 @@ export function endpointRunner(deps: EndpointDeps): EndpointRunner {
       const presented = endpoint.public ? undefined : keyBeforeBody(ctx);
       let principal = endpoint.public ? anonymous(ctx, deps.config) : presented !== undefined ? await authenticateKey(presented, deps.auth) : undefined;
       if (principal) {
-        const admitted = admit(ctx, deps, principal, endpoint.id, { keyed: !endpoint.public, quota: true });
+        const admitted = admit(ctx, deps, principal, endpoint.id, { keyed: !endpoint.public, quota: true, endpoint });
         if (admitted) await admitted;
         parsing = bodies.parse(ctx, endpoint);
         if (parsing) await parsing;
@@ -88,7 +88,7 @@ export function endpointRunner(deps: EndpointDeps): EndpointRunner {
         });
         if (parsing) await parsing;
         principal = early ?? (await authenticateKey(keyInBody(ctx.request.body), deps.auth));
-        const admitted = admit(ctx, deps, principal, endpoint.id, { quota: true });
+        const admitted = admit(ctx, deps, principal, endpoint.id, { quota: true, endpoint });
         if (admitted) await admitted;
       }
       const query = ctx.query as Record<string, unknown>;

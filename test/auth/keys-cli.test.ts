@@ -77,3 +77,35 @@ t.test('an unreachable DATABASE_URL is a clear error, not a hang', async (t) => 
   t.not(run.code, 0);
   t.match(run.stderr, /ECONNREFUSED|connect/);
 });
+
+t.test('create and update with rules, validated as the admin API validates them', async (t) => {
+  const dataDir = t.testdir();
+  const env = { DATA_DIR: dataDir };
+  const created = keys(env, 'create', '--rpm', '5000', '--expires', '2026-12-01', '--allow', 'ai/*', '--allow', 'fun,/api/download/*', '--ips', '10.0.0.0/8');
+  t.equal(created.code, 0, created.stderr);
+  t.match(created.stdout, /rules: rpm=5000 expires=2026-12-01T00:00:00\.000Z allow=ai\/\*,fun,\/api\/download\/\* ips=10\.0\.0\.0\/8/);
+  const id = /\b(key_[0-9a-f]{12})\b/.exec(created.stdout)![1]!;
+  const db = openDatabase({ file: path.join(dataDir, 'manifold.db') });
+  t.teardown(() => db.close());
+  const store = new KeyStore(db);
+  t.match((await store.list())[0], { id, rpm: 5000, expiresAt: '2026-12-01T00:00:00.000Z', allow: ['ai/*', 'fun', '/api/download/*'], ips: ['10.0.0.0/8'] });
+
+  const updated = keys(env, 'update', id, '--rpm', 'none', '--daily', '100', '--ips', 'none', '--note', 'paid');
+  t.equal(updated.code, 0, updated.stderr);
+  t.match((await store.list())[0], { id, rpm: null, daily: 100, ips: null, note: 'paid', allow: ['ai/*', 'fun', '/api/download/*'] });
+  t.match(keys(env, 'list').stdout, /daily=100/);
+
+  for (const [args, said] of [
+    [['create', '--rpm', 'lots'], /Invalid parameter rpm/],
+    [['create', '--ips', '300.1.1.1'], /Invalid parameter ips/],
+    [['create', '--expires', 'soon'], /Invalid parameter expires_at/],
+    [['create', '--rmp', '5'], /Unknown option '--rmp'/],
+    [['update', id], /at least one option/],
+  ] as const) {
+    const refused = keys(env, ...args);
+    t.equal(refused.code, 2, args.join(' '));
+    t.match(refused.stderr, said);
+  }
+  t.equal(keys(env, 'update', 'key_000000000000', '--rpm', '5').code, 1, 'an unknown id');
+  t.equal((await store.list()).length, 1, 'nothing refused was made');
+});

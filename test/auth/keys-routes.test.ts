@@ -31,7 +31,21 @@ t.test('create, list and revoke over HTTP', async (t) => {
   const created = await call('POST', '/api/admin/keys', { headers: ADMIN, body: { tier: 'personal', label: 'bot' } });
   t.equal(created.status, 200);
   t.match(created.body, { status: 200, success: true, result: { id: /^key_/, key: /^mf_/, tier: 'personal', label: 'bot', createdAt: String } });
-  t.same(Object.keys(created.body.result).sort(), ['createdAt', 'id', 'key', 'label', 'tier']);
+  t.same(Object.keys(created.body.result).sort(), [
+    'allow',
+    'createdAt',
+    'daily',
+    'expiresAt',
+    'id',
+    'ips',
+    'key',
+    'label',
+    'lastUsedAt',
+    'note',
+    'revokedAt',
+    'rpm',
+    'tier',
+  ]);
   t.equal((await store.verify(created.body.result.key))?.id, created.body.result.id, 'the returned key works');
 
   const defaults = await call('POST', '/api/admin/keys', { headers: ADMIN });

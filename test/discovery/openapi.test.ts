@@ -170,9 +170,12 @@ t.test('success and error envelopes', async (t) => {
     'unavailable',
     'overloaded',
     'upstream_timeout',
-    // beyond the contract's table: the daily quota and an unreachable database (README)
+    // beyond the contract's table: the daily quota, an unreachable database and a key's own rules (README)
     'daily_quota_exceeded',
     'database_unavailable',
+    'key_expired',
+    'endpoint_not_allowed',
+    'ip_not_allowed',
   ];
   t.same([...Error.properties.error.enum].sort(), [...contractCodes].sort());
   const tooMany = resolve(op('get', '/api/fun/quote').responses['429']);
