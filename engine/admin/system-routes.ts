@@ -64,13 +64,33 @@ export function systemBuiltins(deps: SystemDeps): Builtin[] {
       aliases: ['/api/checkapikey'],
       auth: 'key',
       summary:
-        "The calling key's own record: tier, label, budget, remaining requests this minute, requests today and in total, and its daily quota (used, limit, remaining) when its tier has one",
+        "The calling key's own record: tier, label, its rules (own rpm and daily, expiry, allowed endpoints and addresses), budget, remaining requests this minute, requests today and in total, and its daily quota (used, limit, remaining) when it has one",
       result: {
         type: 'object',
-        required: ['tier', 'label', 'limit_per_minute', 'remaining', 'requests_today', 'requests_total', 'daily_quota', 'created_at'],
+        required: ['tier', 'label', 'rules', 'limit_per_minute', 'remaining', 'requests_today', 'requests_total', 'daily_quota', 'created_at'],
         properties: {
           tier: { type: 'string', enum: ['test', 'personal'] },
           label: { type: ['string', 'null'] },
+          rules: {
+            type: 'object',
+            description: "The key's own rules (admin API, npm run keys); null where it has none of its own (all null for the shared test key)",
+            required: ['rpm', 'daily', 'expires_at', 'allow', 'ips'],
+            properties: {
+              rpm: { type: ['integer', 'null'], description: "Its own requests per minute; null: its tier's (limit_per_minute is what applies)" },
+              daily: { type: ['integer', 'null'], description: "Its own requests per UTC day; null: its tier's (daily_quota is what applies)" },
+              expires_at: { type: ['string', 'null'], format: 'date-time', description: 'From then on every request is 401 key_expired' },
+              allow: {
+                type: ['array', 'null'],
+                items: { type: 'string' },
+                description: 'Categories and endpoint path patterns it may call (403 endpoint_not_allowed otherwise)',
+              },
+              ips: {
+                type: ['array', 'null'],
+                items: { type: 'string' },
+                description: 'Addresses and CIDR blocks it may be used from (403 ip_not_allowed otherwise)',
+              },
+            },
+          },
           limit_per_minute: { type: 'integer' },
           remaining: { type: 'integer', description: 'Requests left in the current 60-second window, this one counted' },
           requests_today: { type: 'integer', description: 'Requests today (UTC), this one counted' },
@@ -78,7 +98,7 @@ export function systemBuiltins(deps: SystemDeps): Builtin[] {
           daily_quota: {
             type: ['object', 'null'],
             description:
-              "The tier's daily quota (TEST_KEY_DAILY, PERSONAL_KEY_DAILY) today, counted exactly across instances; null when the tier has none. Checking it takes none of it",
+              "The key's daily quota (its own, else its tier's: TEST_KEY_DAILY, PERSONAL_KEY_DAILY) today, counted exactly across instances; null when it has none. Checking it takes none of it",
             required: ['limit', 'used', 'remaining', 'resets_at'],
             properties: {
               limit: { type: 'integer', description: 'Requests per UTC day' },
@@ -98,6 +118,13 @@ export function systemBuiltins(deps: SystemDeps): Builtin[] {
         return json({
           tier,
           label: record?.label ?? null,
+          rules: {
+            rpm: record?.rpm ?? null,
+            daily: record?.daily ?? null,
+            expires_at: record?.expiresAt ?? null,
+            allow: record?.allow ?? null,
+            ips: record?.ips ?? null,
+          },
           limit_per_minute: rpm,
           // set by the rate limit this request just passed
           remaining: Number(ctx.response.get('RateLimit-Remaining')),

@@ -190,3 +190,23 @@ t.test('two engines on one PostgreSQL: a per-key daily quota exact, a rules chan
   await admin(a, 'PUT', `/api/admin/keys/${key.id}`, { expires_at: '2020-01-01' });
   t.match(await call(b, '/checkapikey', key.key), { status: 401, body: { error: 'key_expired' } });
 });
+
+t.test('/checkapikey shows the caller its own rules and what is left', async (t) => {
+  const served = await engine(t);
+  const expires = new Date(Date.now() + 86_400_000).toISOString();
+  const key = await keyWith(served, { rpm: 50, daily: 20, expires_at: expires, allow: ['fun', '/api/test/e*'], ips: ['127.0.0.0/8'], note: 'host only' });
+  t.equal((await call(served, '/api/test/one?text=a', key.key)).status, 200);
+  const { status, body } = await call(served, '/checkapikey', key.key);
+  t.equal(status, 200);
+  t.match(body.result, {
+    tier: 'personal',
+    rules: { rpm: 50, daily: 20, expires_at: expires, allow: ['fun', '/api/test/e*'], ips: ['127.0.0.0/8'] },
+    limit_per_minute: 50,
+    remaining: 48,
+    daily_quota: { limit: 20, used: 1, remaining: 19 },
+  });
+  t.notMatch(JSON.stringify(body), /host only/, "the host's note is not shown to the holder");
+  const plain = await call(served, '/checkapikey', (await keyWith(served, {})).key);
+  t.same(plain.body.result.rules, { rpm: null, daily: null, expires_at: null, allow: null, ips: null });
+  t.equal(plain.body.result.limit_per_minute, 1000, "the tier's");
+});

@@ -20,6 +20,7 @@ t.test('/checkapikey: the shared test key', async (t) => {
   t.same(body.result, {
     tier: 'test',
     label: null,
+    rules: { rpm: null, daily: null, expires_at: null, allow: null, ips: null },
     limit_per_minute: 50,
     remaining: 49,
     requests_today: 1,
@@ -40,6 +41,7 @@ t.test('/checkapikey and /api/checkapikey: a personal key, its usage counted acr
   t.same(JSON.parse(text).result, {
     tier: 'personal',
     label: 'my bot',
+    rules: { rpm: null, daily: null, expires_at: null, allow: null, ips: null },
     limit_per_minute: 70,
     remaining: 65,
     requests_today: 5,
