@@ -10,6 +10,9 @@ import { testDialects } from '../support/dialects.js';
 import { serve, type Served } from '../support/serve.js';
 import { testEndpoints } from '../engine/test-endpoints.js';
 import { TEST_ADMIN_TOKEN } from '../support/tokens.js';
+import { startRedis } from '../limits/redis-server.js';
+import { createRevocations } from '../../engine/auth/revocations.js';
+import { silentLogger } from '../../engine/log.js';
 
 const { endpoints } = testEndpoints();
 const ADMIN = { Authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'Content-Type': 'application/json' };
@@ -209,4 +212,30 @@ t.test('/checkapikey shows the caller its own rules and what is left', async (t)
   const plain = await call(served, '/checkapikey', (await keyWith(served, {})).key);
   t.same(plain.body.result.rules, { rpm: null, daily: null, expires_at: null, allow: null, ips: null });
   t.equal(plain.body.result.limit_per_minute, 1000, "the tier's");
+});
+
+t.test('two engines on one Redis and one PostgreSQL: a per-key rpm exact across both, a change told to both', async (t) => {
+  const redisUrl = await startRedis(t, t.testdir());
+  if (!redisUrl) {
+    if (process.env.CI) t.fail('redis-server is not installed');
+    else t.comment('skipped: redis-server is not installed');
+    return;
+  }
+  const url = (await dialects.find((d) => d.name === 'postgres')!.env(t)).DATABASE_URL;
+  // `deny`: a command that timed out on a loaded machine shows as a 503, never as a hit counted locally
+  const env = { DATABASE_URL: url, REDIS_URL: redisUrl, RATE_LIMIT_ON_REDIS_FAILURE: 'deny' };
+  const [a, b] = await Promise.all([engine(t, env), engine(t, env)]);
+  const key = await keyWith(a, { rpm: 5 });
+  const statuses = await Promise.all(Array.from({ length: 16 }, (_, i) => call(i % 2 ? a : b, '/api/test/one?text=a', key.key).then((r) => r.status)));
+  t.equal(statuses.filter((s) => s === 200).length, 5, "exactly the key's own budget across both instances");
+  t.equal(statuses.filter((s) => s === 429).length, 11);
+
+  // what an instance answering from its key cache (its database unreachable) hears of a change
+  const listener = createRevocations({ redisUrl }, silentLogger)!;
+  t.teardown(() => listener.close());
+  await listener.listening;
+  const heard = new Promise<string>((resolve) => listener.on('changed', resolve));
+  await admin(a, 'PUT', `/api/admin/keys/${key.id}`, { rpm: 6 });
+  t.equal(await heard, key.id, 'published on manifold:keys:changed');
+  t.equal((await call(b, '/checkapikey', key.key)).body.result.limit_per_minute, 6, 'and read again by the other instance');
 });
