@@ -5,6 +5,7 @@
  *   npm run keys -- create [--tier personal] [--label "my bot"] [rules]   prints the new key once
  *   npm run keys -- update <id> [--label …] [rules]                      changes only what is given
  *   npm run keys -- list                                                  id, tier, rules, dates (no hashes)
+ *   npm run keys -- rotate <id> [--grace SECONDS]                         a new secret, printed once
  *   npm run keys -- revoke <id>                                           effective on the next request
  *
  * Rules: --rpm N, --daily N, --expires 2026-12-01, --allow 'ai/*' (repeatable or comma-separated),
@@ -15,7 +16,7 @@
  */
 import { parseArgs } from 'node:util';
 import { KeyStore, type KeyRecord } from '../engine/auth/key-store.js';
-import { parseKeyFields } from '../engine/auth/key-rules.js';
+import { parseKeyFields, parseRotation } from '../engine/auth/key-rules.js';
 import { createRevocations } from '../engine/auth/revocations.js';
 import { silentLogger } from '../engine/log.js';
 import { TIERS } from '../engine/auth/tiers.js';
@@ -30,6 +31,7 @@ const COMMANDS: [string, string][] = [
   [`create [--tier ${TIERS.join('|')}] [--label <text>] ${RULES}`, 'create a key and print it (shown only once)'],
   [`update <id> [--tier …] [--label …] ${RULES}`, "change a key's rules (`none` clears one)"],
   ['list', 'list keys (never the keys themselves)'],
+  ['rotate <id> [--grace SECONDS]', 'a new secret for the same key (printed once); the old one works SECONDS more (default 0)'],
   ['revoke <id>', 'revoke a key at once'],
 ];
 const USAGE = ['usage: npm run keys -- <command>', ...COMMANDS.map(([what, why]) => `  ${what}\n      ${why}`)].join('\n');
@@ -73,6 +75,7 @@ const OPTIONS = {
   expires: { type: 'string' },
   allow: { type: 'string', multiple: true },
   ips: { type: 'string', multiple: true },
+  grace: { type: 'string' },
 } as const;
 
 type Options = { [name in keyof typeof OPTIONS]?: (typeof OPTIONS)[name] extends { multiple: true } ? string[] : string };
@@ -83,6 +86,7 @@ function bodyOf(values: Options): Record<string, unknown> {
   const cleared = (value: string | string[]) => (Array.isArray(value) ? value.length === 1 && value[0] === 'none' : value === 'none');
   const number = (value: string) => (/^\d+$/.test(value) ? Number(value) : value);
   const list = (value: string[]) => value.flatMap((v) => v.split(',')).map((v) => v.trim());
+  if (values.grace !== undefined) throw new UsageError('--grace goes with rotate only');
   if (values.tier !== undefined) body.tier = values.tier;
   if (values.label !== undefined) body.label = values.label;
   if (values.note !== undefined) body.note = values.note;
@@ -117,6 +121,21 @@ async function run(argv: string[], store: KeyStore): Promise<number> {
         return 1;
       }
       console.log(`Updated key ${updated.id}${updated.label ? ` (${updated.label})` : ''}: ${rulesOf(updated) || 'no rules of its own'}.`);
+      return 0;
+    }
+    case 'rotate': {
+      const { grace, ...others } = values;
+      if (rest.length !== 1 || Object.keys(others).length > 0) throw new UsageError('rotate takes one key id and --grace');
+      const rotated = await store.rotate(rest[0]!, parseRotation(grace === undefined ? {} : { grace_seconds: /^\d+$/.test(grace) ? Number(grace) : grace }));
+      if (!rotated) {
+        console.error(`No live key with id ${rest[0]} (see: npm run keys -- list)`);
+        return 1;
+      }
+      console.log(
+        `Rotated key ${rotated.id}; the previous secret ${rotated.previousValidUntil ? `works until ${rotated.previousValidUntil}` : 'is refused from now on'}.`,
+      );
+      console.log(`key: ${rotated.key}`);
+      console.log('Store it now: only its hash is kept, it cannot be shown again.');
       return 0;
     }
     case 'list': {

@@ -6,7 +6,7 @@
  */
 import type { KeyStore } from '../auth/key-store.js';
 import { json } from '../adapters/types.js';
-import { parseKeyFields, KEY_FIELDS_SCHEMA } from '../auth/key-rules.js';
+import { parseKeyFields, parseRotation, KEY_FIELDS_SCHEMA } from '../auth/key-rules.js';
 import { notFound } from '../errors.js';
 import { builtin, type Builtin } from '../pipeline/builtin.js';
 
@@ -68,6 +68,20 @@ export function keyBuiltins({ store }: { store: KeyStore }): Builtin[] {
       summary: 'Every key ever created (never the key or its hash), revoked ones with revokedAt',
       result: { type: 'array', items: KEY_RECORD },
       handle: async () => json(await store.list()),
+    }),
+    builtin({
+      method: 'POST',
+      path: `${ADMIN_KEYS_PATH}/:id/rotate`,
+      auth: 'admin',
+      summary:
+        'Give a key a new secret (shown once), keeping its id, rules and usage: JSON body {"grace_seconds": 86400} keeps the previous secret working that long (default 0: refused at once; at most 30 days)',
+      jsonBody: KEY_BODY_BYTES,
+      result: { type: 'object', properties: { ...KEY_RECORD.properties, key: { type: 'string' }, previousValidUntil: { type: ['string', 'null'] } } },
+      async handle({ pathParams, body = {} }) {
+        const rotated = await store.rotate(pathParams.id, parseRotation(body));
+        if (!rotated) throw notFound(`No live API key with id ${pathParams.id}`);
+        return json(rotated);
+      },
     }),
     builtin({
       method: 'DELETE',

@@ -63,19 +63,35 @@ const FIELDS_SCHEMA = {
 /** The request body's fields, as the admin API documents them (snake_case, like /checkapikey). */
 export const KEY_FIELDS_SCHEMA: Record<string, unknown> = FIELDS_SCHEMA;
 
-const validateFields = new Ajv({ allErrors: false, strict: false }).compile(FIELDS_SCHEMA);
+const ajv = new Ajv({ allErrors: false, strict: false });
+const validateFields = ajv.compile(FIELDS_SCHEMA);
+
+/** A rotation's body: how long the previous secret keeps working (key-store.ts bounds it). */
+const ROTATION_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { grace_seconds: { type: 'integer', minimum: 0 } },
+} as const;
+const validateRotation = ajv.compile(ROTATION_SCHEMA);
 
 /** The 400 for ajv's first complaint, naming the field. */
-function fieldError(error: ErrorObject): ApiError {
+function fieldError(error: ErrorObject, known: readonly string[] = Object.keys(FIELDS_SCHEMA.properties)): ApiError {
   if (error.keyword === 'additionalProperties') {
     const field = (error.params as { additionalProperty: string }).additionalProperty;
-    return new ApiError(400, 'invalid_parameter', `Unknown field ${field}: a key takes ${Object.keys(FIELDS_SCHEMA.properties).join(', ')}`, {
+    return new ApiError(400, 'invalid_parameter', `Unknown field ${field}: this takes ${known.join(', ')}`, {
       details: [{ param: field, problem: 'unknown field' }],
     });
   }
   const param = error.instancePath.split('/')[1] || 'body';
   const problem = error.keyword === 'pattern' && param === 'expires_at' ? 'must be a date (YYYY-MM-DD) or an ISO-8601 time' : (error.message ?? 'is invalid');
   return invalidParameter(param, problem);
+}
+
+/** The grace (seconds) a rotation body asks for; 0 unless given. Throws 400 naming the field. */
+export function parseRotation(body: unknown): number {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidParameter('body', 'must be a JSON object like {"grace_seconds": 86400}');
+  if (!validateRotation(body)) throw fieldError(validateRotation.errors![0]!, Object.keys(ROTATION_SCHEMA.properties));
+  return (body as { grace_seconds?: number }).grace_seconds ?? 0;
 }
 
 /** Read an IP address or CIDR block; throws 400 naming `ips`. */

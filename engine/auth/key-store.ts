@@ -56,6 +56,14 @@ export interface CreatedKey extends KeyRecord {
   key: string;
 }
 
+/** A key given a new secret: the new key (shown once), and until when the previous one still works. */
+export interface RotatedKey extends CreatedKey {
+  previousValidUntil: string | null;
+}
+
+/** The longest grace a rotated key's previous secret may have: a month. */
+export const MAX_ROTATION_GRACE_S = 30 * 86_400;
+
 export const KEY_PREFIX = 'mf_';
 export { MAX_LABEL_LENGTH };
 
@@ -101,7 +109,7 @@ const TOUCH_INTERVAL_MS = 60_000;
 /** Live keys verified since the keys last changed, by hex digest; shared by the KeyStores of one database. */
 interface VerifiedKeys {
   revision: number;
-  byDigest: Map<string, { digest: Buffer; record: VerifiedKey }>;
+  byDigest: Map<string, { digest: Buffer; record: VerifiedKey; until?: number }>;
   /** When (KeyStore's clock) the revision was last read: the memory is known current as of then. */
   confirmedAt: number;
   /** Digests of keys revoked as heard through Redis: refused while the database cannot say so. */
@@ -156,12 +164,15 @@ export interface KeyStoreOptions {
   revocations?: Revocations;
   /** Milliseconds, for the cache's lifetime; injectable for tests. */
   now?: () => number;
+  /** Epoch milliseconds, for a rotated key's grace; injectable for tests. */
+  clock?: () => number;
 }
 
 export class KeyStore {
   readonly #db: () => Database;
   readonly #cacheTtlMs: number;
   readonly #now: () => number;
+  readonly #clock: () => number;
   readonly revocations?: Revocations;
   /** When (Date.now) this instance last wrote each key's last_used_at. */
   readonly #touched = new Map<string, number>();
@@ -171,6 +182,7 @@ export class KeyStore {
     this.#db = typeof db === 'function' ? db : () => db;
     this.#cacheTtlMs = options.cacheTtlMs ?? KEY_CACHE_TTL_S * 1000;
     this.#now = options.now ?? performance.now.bind(performance);
+    this.#clock = options.clock ?? Date.now;
     this.revocations = options.revocations;
     this.revocations?.on('revoked', (id) => {
       // a database that never opened has nothing remembered
@@ -301,6 +313,34 @@ export class KeyStore {
     return row && toRecord(row);
   }
 
+  /**
+   * Give key `id` a new secret, keeping its record (id, rules, usage, jobs). The previous
+   * secret keeps working for `graceSeconds` (0: refused at once), then is refused like an
+   * unknown key; rotating again ends an earlier grace. Undefined for an unknown or revoked id.
+   */
+  async rotate(id: string, graceSeconds = 0): Promise<RotatedKey | undefined> {
+    if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_ROTATION_GRACE_S)
+      throw invalidParameter('grace_seconds', `must be a whole number of seconds from 0 to ${MAX_ROTATION_GRACE_S}`);
+    const key = KEY_PREFIX + crypto.randomBytes(32).toString('base64url');
+    const previousValidUntil = graceSeconds > 0 ? new Date(this.#clock() + graceSeconds * 1000).toISOString() : null;
+    const db = await this.#ready();
+    const row = await db.kysely.transaction().execute(async (trx) => {
+      const changed = await trx
+        .updateTable('api_keys')
+        .set((eb) => ({ previous_hash: graceSeconds > 0 ? eb.ref('hash') : null, previous_valid_until: previousValidUntil, hash: sha256Hex(key) }))
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      if (changed.numUpdatedRows === 0n) return undefined;
+      await bumpRevision(trx);
+      return trx.selectFrom('api_keys').select(COLUMNS).where('id', '=', id).executeTakeFirst();
+    });
+    verifiedKeysOf(db).byDigest.clear();
+    if (!row) return undefined;
+    await this.revocations?.publishChanged(row.id);
+    return { ...toRecord(row), key, previousValidUntil };
+  }
+
   /** The live (not revoked) key matching the presented one, or undefined. */
   async verify(presented: string): Promise<VerifiedKey | undefined> {
     return this.verifyDigest(sha256Hex(presented));
@@ -331,20 +371,30 @@ export class KeyStore {
     const known = verified.byDigest.get(hex);
     // Whether the answer came from the cache or the index, the last word is a
     // constant-time comparison of the digests: no path compares them byte by byte.
-    if (known) return crypto.timingSafeEqual(known.digest, digest) ? known.record : undefined;
+    if (known) return this.#live(known, digest);
+    // the key's current secret, or a rotated key's previous one during its grace
     const row = await db.kysely
       .selectFrom('api_keys')
-      .select(['hash', ...COLUMNS])
-      .where('hash', '=', hex)
+      .select(['hash', 'previous_hash', 'previous_valid_until', ...COLUMNS])
+      .where((eb) => eb.or([eb('hash', '=', hex), eb('previous_hash', '=', hex)]))
       .executeTakeFirst();
-    if (!row || !crypto.timingSafeEqual(digestOf(row.hash), digest)) return undefined;
-    if (row.revoked_at !== null) return undefined;
-    const record = verifiedKey(toRecord(row));
+    if (!row || row.revoked_at !== null) return undefined;
+    const previous = row.hash !== hex;
+    // the stored digest, compared with the presented one in constant time by #live (the index found it by equality)
+    const stored = digestOf(previous ? row.previous_hash! : row.hash);
+    const entry = { digest: stored, record: verifiedKey(toRecord(row)), until: previous ? Date.parse(row.previous_valid_until ?? '') || 0 : undefined };
     // only remembered if no newer revision was seen while this row was read (it may predate a revocation)
-    if (verified.revision !== revision) return record;
-    if (verified.byDigest.size >= MAX_CACHED_KEYS) verified.byDigest.clear();
-    verified.byDigest.set(hex, { digest, record });
-    return record;
+    if (verified.revision === revision) {
+      if (verified.byDigest.size >= MAX_CACHED_KEYS) verified.byDigest.clear();
+      verified.byDigest.set(hex, entry);
+    }
+    return this.#live(entry, digest);
+  }
+
+  /** The entry's record if the presented digest is its own, and not a previous secret past its grace. */
+  #live(entry: { digest: Buffer; record: VerifiedKey; until?: number }, digest: Buffer): VerifiedKey | undefined {
+    if (!crypto.timingSafeEqual(entry.digest, digest)) return undefined;
+    return entry.until === undefined || this.#clock() < entry.until ? entry.record : undefined;
   }
 
   /** The database cannot be reached: a key verified within the cache's lifetime is accepted, a revoked one refused, any other fails with `err`. */
@@ -352,7 +402,7 @@ export class KeyStore {
     if (verified.revoked.has(hex)) return undefined;
     const known = verified.byDigest.get(hex);
     if (!known || this.#now() - verified.confirmedAt > this.#cacheTtlMs) throw err;
-    return crypto.timingSafeEqual(known.digest, digestOf(hex)) ? known.record : undefined;
+    return this.#live(known, digestOf(hex));
   }
 }
 

@@ -16,6 +16,7 @@ const MIGRATIONS: Record<string, (db: Kysely<any>, dialect: Dialect) => Promise<
   '0003-daily-quota': (db) => dailyQuota(db),
   '0004-owners': (db) => owners(db),
   '0005-key-rules': (db) => keyRules(db),
+  '0006-key-rotation': (db) => keyRotation(db),
 };
 
 /** Every migration's name: a database that has applied them all needs no lock at boot. */
@@ -192,6 +193,16 @@ async function keyRules(db: Kysely<any>): Promise<void> {
     ['last_used_at', 'text'],
   ] as const)
     await db.schema.alterTable('api_keys').addColumn(name, type).execute();
+}
+
+/**
+ * Rotation: a key's previous secret, still accepted until previous_valid_until; indexed,
+ * since a presented key is looked up by either digest.
+ */
+async function keyRotation(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('api_keys').addColumn('previous_hash', 'text').execute();
+  await db.schema.alterTable('api_keys').addColumn('previous_valid_until', 'text').execute();
+  await db.schema.createIndex('api_keys_previous_hash').on('api_keys').column('previous_hash').execute();
 }
 
 /**

@@ -38,6 +38,9 @@ export interface ApiKeysTable {
   note: string | null;
   /** Updated at most once a minute per key and instance, off the request's path. */
   last_used_at: string | null;
+  /** A rotated key's previous secret (hex SHA-256) while its grace lasts (previous_valid_until, ISO-8601). */
+  previous_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  previous_valid_until: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Counters bumped by writes that other processes must notice (`api_keys`: every revocation). */

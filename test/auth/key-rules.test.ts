@@ -13,6 +13,7 @@ import { TEST_ADMIN_TOKEN } from '../support/tokens.js';
 import { startRedis } from '../limits/redis-server.js';
 import { createRevocations } from '../../engine/auth/revocations.js';
 import { silentLogger } from '../../engine/log.js';
+import { KeyStore } from '../../engine/auth/key-store.js';
 
 const { endpoints } = testEndpoints();
 const ADMIN = { Authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'Content-Type': 'application/json' };
@@ -239,3 +240,50 @@ t.test('two engines on one Redis and one PostgreSQL: a per-key rpm exact across 
   t.equal(await heard, key.id, 'published on manifold:keys:changed');
   t.equal((await call(b, '/checkapikey', key.key)).body.result.limit_per_minute, 6, 'and read again by the other instance');
 });
+
+t.test('rotation: a new secret for the same record, the old one valid for the grace the host chose', async (t) => {
+  const served = await engine(t);
+  const key = await keyWith(served, { rpm: 40, label: 'bot' });
+  t.equal((await call(served, '/api/test/one?text=a', key.key)).status, 200, 'the old secret is cached now');
+  const rotated = await admin(served, 'POST', `/api/admin/keys/${key.id}/rotate`, { grace_seconds: 3600 });
+  t.equal(rotated.status, 200);
+  t.match(rotated.body.result, { id: key.id, rpm: 40, label: 'bot', key: /^mf_/, previousValidUntil: String });
+  t.not(rotated.body.result.key, key.key);
+  const fresh = rotated.body.result.key as string;
+  t.equal((await call(served, '/api/test/one?text=a', fresh)).status, 200, 'the new secret works');
+  t.equal((await call(served, '/api/test/one?text=a', key.key)).status, 200, 'the old one, within its grace');
+  t.equal((await call(served, '/checkapikey', fresh)).body.result.limit_per_minute, 40, 'same record, same rules');
+
+  const again = await admin(served, 'POST', `/api/admin/keys/${key.id}/rotate`, {});
+  t.equal(again.body.result.previousValidUntil, null);
+  t.match(await call(served, '/api/test/one?text=a', fresh), { status: 401, body: { error: 'invalid_api_key' } }, 'no grace: refused at once');
+  t.match(await call(served, '/api/test/one?text=a', key.key), { status: 401 }, 'rotating again ends an earlier grace');
+  t.equal((await call(served, '/api/test/one?text=a', again.body.result.key)).status, 200);
+
+  t.match(await admin(served, 'POST', `/api/admin/keys/${key.id}/rotate`, { grace: 5 }), { status: 400, body: { details: [{ param: 'grace' }] } });
+  t.match(await admin(served, 'POST', `/api/admin/keys/${key.id}/rotate`, { grace_seconds: 31 * 86_400 }), {
+    status: 400,
+    body: { details: [{ param: 'grace_seconds' }] },
+  });
+  t.match(await admin(served, 'POST', '/api/admin/keys/key_000000000000/rotate', {}), { status: 404 });
+  await served.engine.keys.revoke(key.id);
+  t.match(await admin(served, 'POST', `/api/admin/keys/${key.id}/rotate`, {}), { status: 404 }, 'a revoked key is not brought back');
+});
+
+for (const dialect of dialects) {
+  t.test(`${dialect.name}: the previous secret is refused once its grace is over, cached or not`, async (t) => {
+    const db = await dialect.open(t);
+    let now = Date.parse('2026-11-28T00:00:00Z');
+    const store = new KeyStore(db, { clock: () => now });
+    const created = await store.create();
+    const rotated = (await store.rotate(created.id, 60))!;
+    t.equal(rotated.previousValidUntil, '2026-11-28T00:01:00.000Z');
+    t.equal((await store.verify(created.key))?.id, created.id, 'within the grace');
+    now += 59_999;
+    t.equal((await store.verify(created.key))?.id, created.id, 'from the cache');
+    now += 1;
+    t.equal(await store.verify(created.key), undefined, 'the grace is over (cached)');
+    t.equal(await new KeyStore(db, { clock: () => now }).verify(created.key), undefined, 'and read afresh');
+    t.equal((await store.verify(rotated.key))?.id, created.id, 'the new secret works');
+  });
+}

@@ -109,3 +109,25 @@ t.test('create and update with rules, validated as the admin API validates them'
   t.equal(keys(env, 'update', 'key_000000000000', '--rpm', '5').code, 1, 'an unknown id');
   t.equal((await store.list()).length, 1, 'nothing refused was made');
 });
+
+t.test('rotate: a new secret printed once, the old one kept for --grace seconds', async (t) => {
+  const dataDir = t.testdir();
+  const env = { DATA_DIR: dataDir };
+  const created = keys(env, 'create', '--label', 'bot');
+  const id = /\b(key_[0-9a-f]{12})\b/.exec(created.stdout)![1]!;
+  const oldKey = /^key: (mf_\S+)$/m.exec(created.stdout)![1]!;
+  const rotated = keys(env, 'rotate', id, '--grace', '3600');
+  t.equal(rotated.code, 0, rotated.stderr);
+  t.match(rotated.stdout, /the previous secret works until \d{4}-/);
+  const newKey = /^key: (mf_\S+)$/m.exec(rotated.stdout)![1]!;
+  const db = openDatabase({ file: path.join(dataDir, 'manifold.db') });
+  t.teardown(() => db.close());
+  const store = new KeyStore(db);
+  t.equal((await store.verify(newKey))?.id, id);
+  t.equal((await store.verify(oldKey))?.id, id, 'within the grace');
+  t.equal(keys(env, 'rotate', id).code, 0);
+  t.equal(await store.verify(newKey), undefined, 'no --grace: the previous secret is refused at once');
+  t.equal(keys(env, 'rotate', id, '--grace', 'long').code, 2);
+  t.equal(keys(env, 'create', '--grace', '5').code, 2, '--grace is for rotate');
+  t.equal(keys(env, 'rotate', 'key_000000000000').code, 1);
+});
