@@ -129,9 +129,15 @@ export class BullJobQueue implements JobQueue {
     this.#reported = false;
   }
 
-  async states(ids: string[]): Promise<Map<string, QueueState>> {
-    const states = await Promise.all(ids.map((id) => this.#jobs.getJobState(id)));
-    return new Map(ids.map((id, i) => [id, HELD.has(states[i]!) ? 'held' : states[i] === 'unknown' ? 'absent' : 'finished']));
+  async states(ids: string[], graceMs: number): Promise<Map<string, QueueState>> {
+    const state = async (id: string): Promise<QueueState> => {
+      const raw = await this.#jobs.getJobState(id);
+      if (HELD.has(raw)) return 'held';
+      if (raw === 'unknown') return 'absent';
+      const finishedOn = (await this.#jobs.getJob(id))?.finishedOn;
+      return finishedOn !== undefined && Date.now() - finishedOn < graceMs ? 'held' : 'finished';
+    };
+    return new Map(await Promise.all(ids.map(async (id) => [id, await state(id)] as const)));
   }
 
   async ping(): Promise<void> {

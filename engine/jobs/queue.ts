@@ -34,9 +34,11 @@ export interface JobQueue {
   /**
    * Where each of `ids` is in the queue, for the reconciler (reconcile.ts). Absent on a queue
    * that cannot see other instances' work (the in-process queue, whose records are resumed
-   * whole at start instead).
+   * whole at start instead). A job that finished less than `graceMs` ago counts as held: the
+   * worker that saw it end may still be recording how (a give-up is recorded after the queue
+   * has failed the job), and that record, not "lost", is the job's answer.
    */
-  states?(ids: string[]): Promise<Map<string, QueueState>>;
+  states?(ids: string[], graceMs: number): Promise<Map<string, QueueState>>;
   /** Take or keep, for `ttlMs`, the one turn among instances to reconcile (true: this instance's turn). */
   lead(ttlMs: number): Promise<boolean>;
   /** Whether the queue's own store answers now (readiness: BullMQ's Redis); absent for the in-process queue, which has none. */

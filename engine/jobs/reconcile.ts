@@ -18,7 +18,8 @@ import type { JobError, JobStore } from './store.js';
  *   has never seen is queued again, under its own id, so a first add that landed after all
  *   makes nothing run twice (the record is the outbox); any other record the queue no
  *   longer holds (it ran or gave up on it, and the end could not be recorded: the database
- *   away then) is failed.
+ *   away then) is failed, once it has been finished in the queue for a period (the worker that
+ *   saw it end records how, just after the queue knows).
  * The in-process queue has no other instance to miss work from: it resumes every
  * unfinished record at start (local-queue.ts), so only expiry applies there.
  */
@@ -96,7 +97,10 @@ export class JobReconciler {
     if (!this.queue.states) return done;
     const stale = (await this.store.unfinishedOlderThan(periodMs, BATCH)).filter((r) => !done.failed.includes(r.id));
     if (stale.length === 0) return done;
-    const states = await this.queue.states(stale.map((r) => r.id));
+    const states = await this.queue.states(
+      stale.map((r) => r.id),
+      periodMs,
+    );
     const lost: JobError = {
       error: 'internal_error',
       message: 'The job was lost: the queue no longer holds it, and how it ended could not be recorded',
