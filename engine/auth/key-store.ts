@@ -24,7 +24,11 @@ import { DEFAULT_TIER, TIERS, isTier, type Tier } from './tiers.js';
  *   transaction, and every verify reads that row first (one indexed read, shared by
  *   concurrent requests: see RevisionWatch), so an instance sees a revocation made
  *   by any other on its very next request.
- * Writes through any KeyStore of the same database also clear the memory at once.
+ * Writes through any KeyStore of the same database also clear the memory at once. A
+ * change of a key's rules (update) or secret (rotate) is such a write too: it bumps the
+ * revision like a revocation, so every instance reads the key again on its next request.
+ * A rotated key's previous secret is remembered with the end of its grace, checked on
+ * every use, cached or not.
  *
  * While the database cannot be reached (its circuit open, or the revision read failing
  * with database_unavailable), a key verified here is still accepted for `cacheTtlMs`
