@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { requestTimeout, type ApiError } from '../errors.js';
+import { loopLagReading, watchLoopLag } from '../loop-lag.js';
 
 /** How fast a body must keep coming: BODY_IDLE_TIMEOUT_MS and BODY_MIN_RATE (0 turns either off). */
 export interface BodyPace {
@@ -25,11 +26,25 @@ export interface BodyPace {
  * Bytes are read from the socket's counter (`bytesRead`), not from 'data' listeners: a
  * listener of our own would switch the body stream to flowing before its parser is
  * attached, and bytes would be lost. One timer per body, firing once a window.
+ *
+ * A loaded process is not a slow client: when this process's event loop was late, bytes
+ * may be waiting in the socket unread. So an idle verdict waits for the next turn's I/O
+ * (setImmediate runs after the poll phase that reads them), and a window in which the
+ * loop lost more than half its time is not judged (engine/loop-lag.ts).
  */
 export function watchBodyPace(req: IncomingMessage, pace: BodyPace, onTooSlow: (error: ApiError) => void): () => void {
   const { socket } = req;
   let stopped = false;
-  const onIdle = () => fail(requestTimeout(`No part of the request body arrived for ${pace.idleMs} ms`));
+  const unwatchLag = watchLoopLag();
+  const onIdle = () => {
+    const before = socket.bytesRead;
+    setImmediate(() => {
+      if (stopped) return;
+      // bytes that sat unread while the loop was busy arrived in this turn's poll: not idle
+      if (socket.bytesRead > before) req.setTimeout(pace.idleMs, onIdle);
+      else fail(requestTimeout(`No part of the request body arrived for ${pace.idleMs} ms`));
+    });
+  };
   const fail = (error: ApiError) => {
     if (stopped) return;
     stop();
@@ -38,6 +53,7 @@ export function watchBodyPace(req: IncomingMessage, pace: BodyPace, onTooSlow: (
   let timer: NodeJS.Timeout | undefined;
   const stop = () => {
     stopped = true;
+    unwatchLag();
     clearInterval(timer);
     req.setTimeout(0);
     req.off('timeout', onIdle);
@@ -46,9 +62,13 @@ export function watchBodyPace(req: IncomingMessage, pace: BodyPace, onTooSlow: (
   if (pace.minRate && pace.idleMs) {
     const least = (pace.minRate * pace.idleMs) / 1000;
     let counted = socket.bytesRead;
+    let lag = loopLagReading();
     timer = setInterval(() => {
       const arrived = socket.bytesRead - counted;
+      const lost = loopLagReading() - lag;
       counted = socket.bytesRead;
+      lag = loopLagReading();
+      if (lost > pace.idleMs / 2) return; // the loop, not the client, was slow in this window
       if (arrived < least) fail(requestTimeout(`The request body arrived slower than ${pace.minRate} bytes a second (BODY_MIN_RATE)`));
     }, pace.idleMs);
   }
