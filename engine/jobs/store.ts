@@ -265,6 +265,24 @@ export class JobStore {
     return rows.map((r) => r.id);
   }
 
+  /**
+   * One page of jobs, newest first: of one key (`keyId`) or of every key (the admin listing),
+   * optionally of one status. `after` is the id of the last job of the previous page: ids are
+   * ULIDs, sorted as their creation, so the next page is every id below it and a job created
+   * meanwhile never shifts a page. One more row than `limit` is read to tell whether more follow.
+   */
+  async list(filter: { keyId?: string; status?: JobStatus; after?: string; limit: number }): Promise<{ jobs: JobRecord[]; more: boolean }> {
+    let query = (await this.#kysely()).selectFrom('jobs').selectAll();
+    if (filter.keyId !== undefined) query = query.where('key_id', '=', filter.keyId);
+    if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+    if (filter.after !== undefined) query = query.where('id', '<', filter.after);
+    const rows = await query
+      .orderBy('id', 'desc')
+      .limit(filter.limit + 1)
+      .execute();
+    return { jobs: rows.slice(0, filter.limit).map(toRecord), more: rows.length > filter.limit };
+  }
+
   /** Jobs per status, every status present (0 when none): the `manifold_jobs` gauge. */
   async counts(): Promise<Record<JobStatus, number>> {
     const rows = await (
