@@ -121,7 +121,7 @@ export function createEngine(options: EngineOptions): Engine {
   app.silent = true;
   // OpenTelemetry when OTEL_EXPORTER_OTLP_ENDPOINT is set; nothing of it is loaded otherwise
   const tracing = startTracing(config, logger);
-  app.use(requestContext(config, logger, metrics, tracing));
+  app.use(requestContext(config, logger, metrics, tracing, usage));
   // /as/<host>/…: the genre's host base URLs, rewritten before dispatch
   app.use(asHost());
   // a worker serves nothing public: its health and metrics only

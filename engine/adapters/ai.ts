@@ -90,7 +90,7 @@ export const ai: AdapterKind<AiConfig> = {
       return resolution.route;
     };
 
-    return async ({ params, signal, caller }) => {
+    return async ({ params, signal, caller, meter }) => {
       const route = routeFor(params);
       const scope = { params, env };
       const text = config.template ? String(fillTemplate(config.template, scope)) : String(params[config.prompt!]);
@@ -121,7 +121,7 @@ export const ai: AdapterKind<AiConfig> = {
             { role: 'assistant', content: answer },
           ]);
       };
-      const request = { route, messages, temperature: config.temperature, maxTokens: config.maxTokens, timeoutMs, signal };
+      const request = { route, messages, temperature: config.temperature, maxTokens: config.maxTokens, timeoutMs, signal, onUsage: meter };
 
       if (params.stream) {
         // the answer has streamed out by then: a memory that cannot be saved has no one left to tell

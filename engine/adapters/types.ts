@@ -70,6 +70,11 @@ export interface Call {
    * plain synchronous call, so callers write `call.progress?.(40, 'converting')`.
    */
   progress?: (percent: number, stage?: string) => void;
+  /**
+   * Report AI tokens the provider counted for this call (usage.prompt_tokens and
+   * completion_tokens): added to the key's usage and the metrics. Absent in jobs.
+   */
+  meter?: (tokens: { prompt?: number; completion?: number }) => void;
   /** Who is asking (for request-info tools): address as Koa sees it (TRUST_PROXY) and raw headers — never log these. */
   client?: { ip: string; headers: Record<string, string | string[] | undefined> };
 }

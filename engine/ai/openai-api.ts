@@ -25,6 +25,8 @@ export interface ChatRequest {
   maxTokens?: number;
   timeoutMs: number;
   signal: AbortSignal;
+  /** Receives the tokens the provider reports with a whole answer (`usage`); streamed answers report none. */
+  onUsage?: (tokens: { prompt?: number; completion?: number }) => void;
 }
 
 export interface ApiDeps {
@@ -33,6 +35,7 @@ export interface ApiDeps {
 
 interface Completion {
   choices?: { message?: { content?: string | null } }[];
+  usage?: { prompt_tokens?: unknown; completion_tokens?: unknown };
 }
 interface Chunk {
   choices?: { delta?: { content?: string | null } }[] | null;
@@ -72,9 +75,14 @@ export async function complete(deps: ApiDeps, request: ChatRequest): Promise<str
     post('/chat/completions', chatBody(request, false), request.timeoutMs, request.signal),
   );
   const answer = data?.choices?.[0]?.message?.content;
+  const usage = data?.usage;
+  // counted as the provider reports them; a field it leaves out (or not a count) is unknown, not 0 guessed
+  if (usage && request.onUsage) request.onUsage({ prompt: tokenCount(usage.prompt_tokens), completion: tokenCount(usage.completion_tokens) });
   if (typeof answer !== 'string') throw upstreamError(request.route.upstream, 'no message content in the completion');
   return withoutThinking(answer).trim();
 }
+
+const tokenCount = (n: unknown): number | undefined => (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : undefined);
 
 const event = (data: unknown, name?: string) => `${name ? `event: ${name}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
 

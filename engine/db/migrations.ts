@@ -17,6 +17,7 @@ const MIGRATIONS: Record<string, (db: Kysely<any>, dialect: Dialect) => Promise<
   '0004-owners': (db) => owners(db),
   '0005-key-rules': (db) => keyRules(db),
   '0006-key-rotation': (db) => keyRotation(db),
+  '0007-usage-figures': (db) => usageFigures(db),
 };
 
 /** Every migration's name: a database that has applied them all needs no lock at boot. */
@@ -203,6 +204,19 @@ async function keyRotation(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('api_keys').addColumn('previous_hash', 'text').execute();
   await db.schema.alterTable('api_keys').addColumn('previous_valid_until', 'text').execute();
   await db.schema.createIndex('api_keys_previous_hash').on('api_keys').column('previous_hash').execute();
+}
+
+/**
+ * Usage worth billing on (issue #20): beside the requests counted at admission, the
+ * answers by status class, response body bytes and the AI tokens the provider reported,
+ * per key, endpoint and day. Rows written before have 0 of each: nothing was measured then.
+ */
+async function usageFigures(db: Kysely<any>): Promise<void> {
+  for (const name of ['requests_2xx', 'requests_3xx', 'requests_4xx', 'requests_5xx', 'bytes_out', 'prompt_tokens', 'completion_tokens'])
+    await db.schema
+      .alterTable('usage_daily')
+      .addColumn(name, 'bigint', (c) => c.notNull().defaultTo(0))
+      .execute();
 }
 
 /**

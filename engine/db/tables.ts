@@ -112,6 +112,14 @@ export interface UsageDailyTable {
   endpoint: string;
   day: string;
   count: number;
+  /** Answers by status class, body bytes and AI tokens (migration 0007-usage-figures; 0 in rows written before). */
+  requests_2xx: number;
+  requests_3xx: number;
+  requests_4xx: number;
+  requests_5xx: number;
+  bytes_out: number;
+  prompt_tokens: number;
+  completion_tokens: number;
 }
 
 /** Requests per key and UTC day of keys whose tier has a daily quota: one atomic upsert per request. */

@@ -16,12 +16,49 @@ export interface UsageTotals {
   total: number;
 }
 
-export interface UsageRow {
+/**
+ * What one key spent on one endpoint in one UTC day besides its requests (counted at
+ * admission): the answers by status class, the response body bytes sent (streamed
+ * answers included, counted as they are written) and the AI tokens the provider reported.
+ */
+export interface UsageFigures {
+  status2xx: number;
+  status3xx: number;
+  status4xx: number;
+  status5xx: number;
+  bytesOut: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** One answered request, as pipeline/usage-meter.ts reports it. */
+export interface Answered {
+  status: number;
+  bytesOut: number;
+  promptTokens?: number;
+  completionTokens?: number;
+}
+
+export const NO_FIGURES: Readonly<UsageFigures> = Object.freeze({
+  status2xx: 0,
+  status3xx: 0,
+  status4xx: 0,
+  status5xx: 0,
+  bytesOut: 0,
+  promptTokens: 0,
+  completionTokens: 0,
+});
+const FIGURES = Object.keys(NO_FIGURES) as (keyof UsageFigures)[];
+
+export interface UsageRow extends UsageFigures {
   keyId: string;
   endpoint: string;
   day: string;
   count: number;
 }
+
+/** A sum over matching rows: requests and every figure. */
+export type UsageSum = UsageFigures & { count: number };
 
 /** Which counts a report covers; every field optional (absent: all). */
 export interface UsageFilter {
@@ -40,9 +77,11 @@ export interface UsageReport {
   /** More rows matched than `limit`: the sums still cover them all. */
   truncated: boolean;
   total: number;
-  byKey: { keyId: string; count: number }[];
-  byEndpoint: { endpoint: string; count: number }[];
-  byDay: { day: string; count: number }[];
+  /** Every figure summed over the matching rows. */
+  sums: UsageSum;
+  byKey: ({ keyId: string } & UsageSum)[];
+  byEndpoint: ({ endpoint: string } & UsageSum)[];
+  byDay: ({ day: string } & UsageSum)[];
 }
 
 export interface UsageOptions {
@@ -51,34 +90,66 @@ export interface UsageOptions {
   now?: () => number;
 }
 
+/** A waiting entry: requests counted at admission and the figures of the answers. */
+type Pending = UsageFigures & { count: number };
+
 /**
  * Counts waiting to be written, by UTC day, key and endpoint. Nested maps rather than one
  * map of joined ids: count() runs on every keyed request, and a joined id was a new string
  * to build and hash each time (~0.35 µs of a request's ~16 µs without sockets).
  */
 class PendingCounts {
-  readonly #days = new Map<string, Map<string, Map<string, number>>>();
+  readonly #days = new Map<string, Map<string, Map<string, Pending>>>();
   /** Distinct day/key/endpoint entries (each one row of the next write). */
   size = 0;
 
-  add(day: string, keyId: string, endpoint: string, n: number): void {
+  /** The entry of `day`, `keyId` and `endpoint`, made at zero when new. */
+  at(day: string, keyId: string, endpoint: string): Pending {
     let keys = this.#days.get(day);
     if (!keys) this.#days.set(day, (keys = new Map()));
     let endpoints = keys.get(keyId);
     if (!endpoints) keys.set(keyId, (endpoints = new Map()));
-    const counted = endpoints.get(endpoint);
-    if (counted === undefined) this.size++;
-    endpoints.set(endpoint, (counted ?? 0) + n);
+    let entry = endpoints.get(endpoint);
+    if (!entry) {
+      endpoints.set(endpoint, (entry = { count: 0, ...NO_FIGURES }));
+      this.size++;
+    }
+    return entry;
+  }
+
+  add(row: UsageRow): void {
+    const entry = this.at(row.day, row.keyId, row.endpoint);
+    entry.count += row.count;
+    for (const f of FIGURES) entry[f] += row[f];
   }
 
   *rows(keyId?: string): Generator<UsageRow> {
     for (const [day, keys] of this.#days)
       for (const [key, endpoints] of keys) {
         if (keyId !== undefined && key !== keyId) continue;
-        for (const [endpoint, count] of endpoints) yield { keyId: key, endpoint, day, count };
+        for (const [endpoint, entry] of endpoints) yield { keyId: key, endpoint, day, ...entry };
       }
   }
 }
+/** The usage_daily column of each figure (migration 0007-usage-figures). */
+const COLUMN_OF = {
+  status2xx: 'requests_2xx',
+  status3xx: 'requests_3xx',
+  status4xx: 'requests_4xx',
+  status5xx: 'requests_5xx',
+  bytesOut: 'bytes_out',
+  promptTokens: 'prompt_tokens',
+  completionTokens: 'completion_tokens',
+} as const satisfies Record<keyof UsageFigures, string>;
+type FigureColumn = (typeof COLUMN_OF)[keyof UsageFigures];
+const COLUMNS = Object.values(COLUMN_OF) as FigureColumn[];
+
+const toColumns = (figures: UsageFigures) => Object.fromEntries(FIGURES.map((f) => [COLUMN_OF[f], figures[f]])) as Record<FigureColumn, number>;
+
+/** Figures from a row of columns (sums come back as strings from PostgreSQL's bigint: Number() them). */
+const fromColumns = (row: Record<string, unknown>, count: unknown): UsageSum =>
+  Object.fromEntries([['count', Number(count ?? 0)], ...FIGURES.map((f) => [f, Number(row[COLUMN_OF[f]] ?? 0)])]) as UsageSum;
+
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE'];
 
 /** The endpoint ids a filter names: itself when it has a method, else the path under every method. */
@@ -108,7 +179,30 @@ export class UsageCounter {
 
   /** Count one request of `keyId` to `endpoint` (an endpoint id such as `GET /api/fun/quote`). */
   count(keyId: string, endpoint: string, n = 1): void {
-    this.#pending.add(this.#day(), keyId, endpoint, n);
+    this.#pending.at(this.#day(), keyId, endpoint).count += n;
+    this.#scheduled();
+  }
+
+  /**
+   * Add one answer of `keyId` to `endpoint`: its status class, body bytes and AI tokens.
+   * Its request was counted when admitted (count()); a streamed answer is reported when it
+   * ends, so its day is the day it ended.
+   */
+  answered(keyId: string, endpoint: string, answer: Answered): void {
+    const entry = this.#pending.at(this.#day(), keyId, endpoint);
+    const hundred = Math.floor(answer.status / 100);
+    if (hundred === 2) entry.status2xx++;
+    else if (hundred === 3) entry.status3xx++;
+    else if (hundred === 4) entry.status4xx++;
+    else if (hundred === 5) entry.status5xx++;
+    entry.bytesOut += answer.bytesOut;
+    entry.promptTokens += answer.promptTokens ?? 0;
+    entry.completionTokens += answer.completionTokens ?? 0;
+    this.#scheduled();
+  }
+
+  /** A flush soon: at once when many entries wait, else after flushMs. */
+  #scheduled(): void {
     if (this.#pending.size >= this.#maxPending) void this.flush().catch(() => undefined);
     else this.#timer ??= setTimeout(() => void this.flush().catch(() => undefined), this.#flushMs).unref();
   }
@@ -135,7 +229,7 @@ export class UsageCounter {
     this.#flushing = this.#write(batch)
       .catch((error: unknown) => {
         // kept for the next flush: merged with what was counted meanwhile
-        for (const row of batch.rows()) this.#pending.add(row.day, row.keyId, row.endpoint, row.count);
+        for (const row of batch.rows()) this.#pending.add(row);
         this.#timer ??= setTimeout(() => void this.flush().catch(() => undefined), this.#flushMs).unref();
         throw error;
       })
@@ -146,7 +240,7 @@ export class UsageCounter {
   async #write(batch: PendingCounts): Promise<void> {
     const db = this.#db();
     await db.ready;
-    const rows = Array.from(batch.rows(), ({ keyId, endpoint, day, count }) => ({ key_id: keyId, endpoint, day, count }));
+    const rows = Array.from(batch.rows(), (row) => ({ key_id: row.keyId, endpoint: row.endpoint, day: row.day, count: row.count, ...toColumns(row) }));
     await db.kysely.transaction().execute(async (trx) => {
       // in chunks: SQLite allows at most 32,766 bound values per statement
       for (let i = 0; i < rows.length; i += 1000) {
@@ -154,7 +248,9 @@ export class UsageCounter {
           .insertInto('usage_daily')
           .values(rows.slice(i, i + 1000))
           .onConflict((oc) =>
-            oc.columns(['key_id', 'day', 'endpoint']).doUpdateSet((eb) => ({ count: eb('usage_daily.count', '+', eb.ref('excluded.count')) })),
+            oc
+              .columns(['key_id', 'day', 'endpoint'])
+              .doUpdateSet((eb) => Object.fromEntries((['count', ...COLUMNS] as const).map((c) => [c, eb(`usage_daily.${c}`, '+', eb.ref(`excluded.${c}`))]))),
           )
           .execute();
       }
@@ -209,7 +305,7 @@ export class UsageCounter {
       if (filter.to) query = query.where('day', '<=', filter.to);
       return query;
     };
-    const sum = matching().select((eb) => eb.fn.sum<number>('count').as('requests'));
+    const sum = matching().select((eb) => [eb.fn.sum<number>('count').as('requests'), ...COLUMNS.map((c) => eb.fn.sum<number>(c).as(c))]);
     const [rows, total, byKey, byEndpoint, byDay] = await Promise.all([
       matching()
         .selectAll()
@@ -223,13 +319,15 @@ export class UsageCounter {
       sum.select('endpoint').groupBy('endpoint').orderBy('requests', 'desc').orderBy('endpoint').limit(limit).execute(),
       sum.select('day').groupBy('day').orderBy('day', 'desc').limit(limit).execute(),
     ]);
+    const sums = fromColumns(total ?? {}, total?.requests);
     return {
-      rows: rows.slice(0, limit).map((r) => ({ keyId: r.key_id, endpoint: r.endpoint, day: r.day, count: Number(r.count) })),
+      rows: rows.slice(0, limit).map((r) => ({ keyId: r.key_id, endpoint: r.endpoint, day: r.day, ...fromColumns(r, r.count) })),
       truncated: rows.length > limit,
-      total: Number(total?.requests ?? 0),
-      byKey: byKey.map((r) => ({ keyId: r.key_id, count: Number(r.requests) })),
-      byEndpoint: byEndpoint.map((r) => ({ endpoint: r.endpoint, count: Number(r.requests) })),
-      byDay: byDay.map((r) => ({ day: r.day, count: Number(r.requests) })),
+      total: sums.count,
+      sums,
+      byKey: byKey.map((r) => ({ keyId: r.key_id, ...fromColumns(r, r.requests) })),
+      byEndpoint: byEndpoint.map((r) => ({ endpoint: r.endpoint, ...fromColumns(r, r.requests) })),
+      byDay: byDay.map((r) => ({ day: r.day, ...fromColumns(r, r.requests) })),
     };
   }
 

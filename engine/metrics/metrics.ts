@@ -66,6 +66,21 @@ export class EngineMetrics {
     labelNames: ['tier', 'class'] as const,
     registers: [this.registry],
   });
+  /** Response body bytes since the last scrape, per route labels and tier: folded like #answered (a Map add per request). */
+  #sent = new Map<RequestLabels, Map<string, number>>();
+  private readonly bytesOut = new Counter({
+    name: 'manifold_response_bytes_total',
+    help: "Response body bytes sent (streamed answers as they went out), by endpoint path template and the key's tier (`none` without a key); per key: GET /api/admin/usage",
+    labelNames: ['category', 'endpoint', 'tier'] as const,
+    registers: [this.registry],
+    collect: () => this.#foldSent(),
+  });
+  private readonly aiTokens = new Counter({
+    name: 'manifold_ai_tokens_total',
+    help: "AI tokens as the provider reported them, by direction (prompt, completion), endpoint path template and the key's tier; streamed answers report none",
+    labelNames: ['category', 'endpoint', 'tier', 'direction'] as const,
+    registers: [this.registry],
+  });
   private readonly cacheLookups = new Counter({
     name: 'manifold_result_cache_lookups_total',
     help: 'Result-cache lookups of cacheable endpoints: hit (a stored answer), shared (joined a computation already running for the same request), miss (computed)',
@@ -184,6 +199,27 @@ export class EngineMetrics {
         },
       });
     }
+  }
+
+  /** Add an answer's body bytes and AI tokens (pipeline/usage-meter.ts). */
+  answerFigures(labels: RequestLabels, tier: string, bytesOut: number, tokens?: { prompt: number; completion: number }): void {
+    if (bytesOut > 0) {
+      let byTier = this.#sent.get(labels);
+      if (!byTier) this.#sent.set(labels, (byTier = new Map()));
+      byTier.set(tier, (byTier.get(tier) ?? 0) + bytesOut);
+    }
+    if (tokens) {
+      const { category, endpoint } = labels;
+      if (tokens.prompt) this.aiTokens.inc({ category, endpoint, tier, direction: 'prompt' }, tokens.prompt);
+      if (tokens.completion) this.aiTokens.inc({ category, endpoint, tier, direction: 'completion' }, tokens.completion);
+    }
+  }
+
+  #foldSent(): void {
+    const sent = this.#sent;
+    if (sent.size === 0) return;
+    this.#sent = new Map();
+    for (const [{ category, endpoint }, byTier] of sent) for (const [tier, n] of byTier) this.bytesOut.inc({ category, endpoint, tier }, n);
   }
 
   /** Count one result-cache lookup (cache.ts). */

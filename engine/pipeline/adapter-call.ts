@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import type { Call, Caller, Output, UploadedFile } from '../adapters/types.js';
 import { ApiError } from '../errors.js';
 import { uploadedFiles } from './body.js';
+import { addTokens } from './usage-meter.js';
 import { Deadlined, type DeadlineQueue } from './deadlines.js';
 
 /**
@@ -39,6 +40,9 @@ export class AdapterCall extends Deadlined implements Call {
   get files(): Record<string, UploadedFile> {
     return (this.#files ??= uploadedFiles(this.ctx));
   }
+
+  /** Tokens an adapter reports join the request's tally, read when the answer ends (usage-meter.ts). */
+  readonly meter = (tokens: { prompt?: number; completion?: number }): void => addTokens(this.ctx, tokens);
 
   get client(): NonNullable<Call['client']> {
     return { ip: this.ctx.ip, headers: this.ctx.headers };

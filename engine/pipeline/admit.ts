@@ -5,6 +5,7 @@ import { endpointNotAllowed, ipNotAllowed } from '../auth/key-rules.js';
 import { enforceRateLimit } from '../limits/enforce-rate-limit.js';
 import type { DailyQuota } from '../limits/daily-quota.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
+import { countedAs } from './usage-meter.js';
 
 export interface AdmitDeps {
   limiter: RateLimiter;
@@ -41,14 +42,19 @@ export function admit(ctx: Context, deps: AdmitDeps, principal: Principal, route
   }
   const limited = enforceRateLimit(ctx, deps.limiter, principal);
   if (options.keyed === false) return limited;
+  // the answer's figures (status class, bytes, tokens) join the same entry (usage-meter.ts)
+  const counted = () => {
+    deps.usage.count(principal.keyId, route);
+    countedAs(ctx, route);
+  };
   const { daily } = principal;
   if (options.quota && daily !== undefined) {
     return (async () => {
       await limited;
       await deps.quota.take({ ...principal, daily });
-      deps.usage.count(principal.keyId, route);
+      counted();
     })();
   }
-  if (!limited) return void deps.usage.count(principal.keyId, route);
-  return limited.then(() => deps.usage.count(principal.keyId, route));
+  if (!limited) return void counted();
+  return limited.then(counted);
 }

@@ -10,6 +10,8 @@ import { hasBody } from './body.js';
 import { UNMATCHED, type EngineMetrics, type RequestLabels } from '../metrics/metrics.js';
 import { clientIpResolver } from '../http/client-ip.js';
 import type { Principal } from '../auth/authenticate.js';
+import type { UsageCounter } from '../db/usage.js';
+import { meterAnswer } from './usage-meter.js';
 import type { RequestSpan, RequestTracing } from '../tracing/tracing.js';
 
 /** While the database is down every request fails alike: one warning per interval, not one per request. */
@@ -46,7 +48,13 @@ const USER_AGENT_MAX = 256;
  * error envelope for anything thrown further in. Nothing thrown escapes as a
  * non-envelope body and no stack reaches the client.
  */
-export function requestContext(config: Config, log: Logger, metrics?: EngineMetrics, tracing?: Promise<RequestTracing | undefined>): Middleware {
+export function requestContext(
+  config: Config,
+  log: Logger,
+  metrics?: EngineMetrics,
+  tracing?: Promise<RequestTracing | undefined>,
+  usage?: UsageCounter,
+): Middleware {
   const databaseDown = outageLog(DATABASE_LOG_INTERVAL_MS);
   const clientIp = clientIpResolver(config.trustProxy);
   return async (ctx, next) => {
@@ -93,6 +101,7 @@ export function requestContext(config: Config, log: Logger, metrics?: EngineMetr
       // set once the key was verified (pipeline/admit.ts); the key itself is never at hand here
       const principal = ctx.state.principal as Principal | undefined;
       if (principal) metrics?.keyRequest(principal.tier, ctx.status);
+      meterAnswer(ctx, usage, metrics);
       span?.end({ status: ctx.status, route: labels?.endpoint, clientIp: ctx.ip });
       if (config.logRequests) {
         // the endpoint's secret params, as a set built once per endpoint (pipeline/endpoint.ts)

@@ -11,6 +11,9 @@ import { TEST_ADMIN_TOKEN } from '../support/tokens.js';
 const { endpoints } = testEndpoints();
 const ADMIN = { Authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 const today = () => new Date().toISOString().slice(0, 10);
+const FIGURES = ['requests_2xx', 'requests_3xx', 'requests_4xx', 'requests_5xx', 'bytes_out', 'prompt_tokens', 'completion_tokens'];
+/** Entries without the figures beside `requests`: the shape callers had before them. */
+const plain = (entries: Record<string, unknown>[]) => entries.map((e) => Object.fromEntries(Object.entries(e).filter(([name]) => !FIGURES.includes(name))));
 
 for (const dialect of await testDialects(t)) {
   t.test(`${dialect.name}: usage per key, endpoint and day, filtered`, async (t) => {
@@ -27,27 +30,39 @@ for (const dialect of await testDialects(t)) {
     t.equal((await get('/api/admin/usage', { 'X-API-Key': TEST_KEY })).status, 403, 'an API key is not the admin token');
 
     const key = await served.engine.keys.create({ tier: 'personal', label: 'bot' });
-    for (let i = 0; i < 3; i++) t.equal((await get('/api/test/one?text=a', { 'X-API-Key': key.key })).status, 200);
-    t.equal((await get('/checkapikey', { 'X-API-Key': key.key })).status, 200);
+    let bytes = 0;
+    for (let i = 0; i < 3; i++) {
+      const res = await get('/api/test/one?text=a', { 'X-API-Key': key.key });
+      t.equal(res.status, 200);
+      bytes += (await res.arrayBuffer()).byteLength;
+    }
+    const own = await get('/checkapikey', { 'X-API-Key': key.key });
+    t.equal(own.status, 200);
+    bytes += (await own.arrayBuffer()).byteLength;
     for (let i = 0; i < 2; i++) t.equal((await get('/api/test/one?text=b', { 'X-API-Key': TEST_KEY })).status, 200);
 
     const all = await usage();
     const day = today();
     t.same(all.total, 6, "this instance's counts are written before the report is read");
-    t.same(all.rows, [
+    t.same(plain(all.rows), [
       { key_id: key.id, endpoint: 'GET /api/test/one', day, requests: 3 },
       { key_id: key.id, endpoint: 'GET /checkapikey', day, requests: 1 },
       { key_id: 'test', endpoint: 'GET /api/test/one', day, requests: 2 },
     ]);
-    t.same(all.by_key, [
+    t.same(plain(all.by_key), [
       { key_id: key.id, tier: 'personal', label: 'bot', requests: 4 },
       { key_id: 'test', tier: 'test', label: null, requests: 2 },
     ]);
-    t.same(all.by_endpoint, [
+    t.same(plain(all.by_endpoint), [
       { endpoint: 'GET /api/test/one', requests: 5 },
       { endpoint: 'GET /checkapikey', requests: 1 },
     ]);
-    t.same(all.by_day, [{ day, requests: 6 }]);
+    t.same(plain(all.by_day), [{ day, requests: 6 }]);
+    t.same(
+      (await usage(`?key=${key.id}`)).totals,
+      { requests_2xx: 4, requests_3xx: 0, requests_4xx: 0, requests_5xx: 0, bytes_out: bytes, prompt_tokens: 0, completion_tokens: 0 },
+      'answers by status class and the body bytes the client received',
+    );
     t.same([all.from, all.to, all.truncated], [null, null, false]);
 
     t.equal((await usage(`?key=${key.id}`)).total, 4);
@@ -81,7 +96,7 @@ t.test('the OpenAPI document lists the filters', async (t) => {
   const op = doc.paths['/api/admin/usage'].get;
   t.same(
     op.parameters.map((p: { name: string }) => p.name),
-    ['key', 'endpoint', 'from', 'to', 'limit'],
+    ['key', 'endpoint', 'from', 'to', 'limit', 'format'],
   );
   t.same(op.security, [{ adminToken: [] }]);
 });

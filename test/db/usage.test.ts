@@ -1,6 +1,6 @@
 import t from 'tap';
 import { openDatabase } from '../../engine/db/database.js';
-import { UsageCounter } from '../../engine/db/usage.js';
+import { NO_FIGURES, UsageCounter } from '../../engine/db/usage.js';
 import { testDialects } from '../support/dialects.js';
 
 for (const dialect of await testDialects(t)) {
@@ -22,9 +22,9 @@ for (const dialect of await testDialects(t)) {
     await usage.flush();
     t.same(await usage.totals('key_a'), { today: 1, total: 102 });
     t.same((await usage.report({ keyId: 'key_a' })).rows, [
-      { keyId: 'key_a', endpoint: 'GET /api/fun/quote', day: '2026-11-24', count: 1 },
-      { keyId: 'key_a', endpoint: 'GET /api/fun/quote', day: '2026-11-23', count: 100 },
-      { keyId: 'key_a', endpoint: 'GET /api/tools/reverse', day: '2026-11-23', count: 1 },
+      { keyId: 'key_a', endpoint: 'GET /api/fun/quote', day: '2026-11-24', count: 1, ...NO_FIGURES },
+      { keyId: 'key_a', endpoint: 'GET /api/fun/quote', day: '2026-11-23', count: 100, ...NO_FIGURES },
+      { keyId: 'key_a', endpoint: 'GET /api/tools/reverse', day: '2026-11-23', count: 1, ...NO_FIGURES },
     ]);
     t.same(
       (await usage.report({ from: '2026-11-24' })).rows.map((r) => r.keyId),
@@ -50,18 +50,18 @@ for (const dialect of await testDialects(t)) {
     t.equal(all.rows.length, 12);
     t.equal(all.truncated, false);
     t.same(all.byKey, [
-      { keyId: 'key_a', count: 36 },
-      { keyId: 'key_b', count: 21 },
+      { keyId: 'key_a', count: 36, ...NO_FIGURES },
+      { keyId: 'key_b', count: 21, ...NO_FIGURES },
     ]);
     t.same(all.byEndpoint, [
-      { endpoint: 'GET /api/fun/quote', count: 48 },
-      { endpoint: 'GET /api/tools/reverse', count: 6 },
-      { endpoint: 'POST /api/fun/quote', count: 3 },
+      { endpoint: 'GET /api/fun/quote', count: 48, ...NO_FIGURES },
+      { endpoint: 'GET /api/tools/reverse', count: 6, ...NO_FIGURES },
+      { endpoint: 'POST /api/fun/quote', count: 3, ...NO_FIGURES },
     ]);
     t.same(all.byDay, [
-      { day: '2026-11-22', count: 20 },
-      { day: '2026-11-21', count: 19 },
-      { day: '2026-11-20', count: 18 },
+      { day: '2026-11-22', count: 20, ...NO_FIGURES },
+      { day: '2026-11-21', count: 19, ...NO_FIGURES },
+      { day: '2026-11-20', count: 18, ...NO_FIGURES },
     ]);
 
     const quote = await usage.report({ endpoint: '/api/fun/quote', from: '2026-11-21', to: '2026-11-21' });
@@ -83,7 +83,15 @@ for (const dialect of await testDialects(t)) {
       'newest day first',
     );
     t.equal(cut.byEndpoint.length, 2, 'the largest entries of each sum');
-    t.same(await usage.report({ keyId: 'key_nobody' }), { rows: [], truncated: false, total: 0, byKey: [], byEndpoint: [], byDay: [] });
+    t.same(await usage.report({ keyId: 'key_nobody' }), {
+      rows: [],
+      truncated: false,
+      total: 0,
+      sums: { count: 0, ...NO_FIGURES },
+      byKey: [],
+      byEndpoint: [],
+      byDay: [],
+    });
   });
 
   t.test(`${dialect.name}: two counters' counts add up in the database`, async (t) => {

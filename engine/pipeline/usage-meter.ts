@@ -1,0 +1,63 @@
+import type { Context } from 'koa';
+import { Readable } from 'node:stream';
+import type { Principal } from '../auth/authenticate.js';
+import type { UsageCounter } from '../db/usage.js';
+import type { EngineMetrics, RequestLabels } from '../metrics/metrics.js';
+import { UNMATCHED } from '../metrics/metrics.js';
+
+/**
+ * What an answer cost, for billing (GET /api/admin/usage) and Prometheus: its status
+ * class, the response body bytes sent and the AI tokens its adapter reported
+ * (Call.meter). Read when the status is final (requestContext's finally); a streamed
+ * body is measured as Koa pipes it to the socket and reported when the response
+ * closes, so an answer cut short counts the bytes that went out, not its declared length.
+ */
+export interface AiTokens {
+  prompt: number;
+  completion: number;
+}
+
+/** Statuses whose answers carry no body (Koa sends none for them). */
+const EMPTY = new Set([204, 205, 304]);
+
+/** Add tokens the provider reported to the request's tally (AdapterCall.meter). */
+export function addTokens(ctx: Context, tokens: Partial<AiTokens>): void {
+  const tally = (ctx.state.aiTokens as AiTokens | undefined) ?? (ctx.state.aiTokens = { prompt: 0, completion: 0 });
+  tally.prompt += tokens.prompt ?? 0;
+  tally.completion += tokens.completion ?? 0;
+}
+
+/** Mark the request as counted for `keyId` on `route` (pipeline/admit.ts): its answer's figures are added to the same entry. */
+export function countedAs(ctx: Context, route: string): void {
+  ctx.state.usageRoute = route;
+}
+
+/** Report the answer's figures once its body is known or, when streamed, has gone out. */
+export function meterAnswer(ctx: Context, usage: UsageCounter | undefined, metrics: EngineMetrics | undefined): void {
+  const route = ctx.state.usageRoute as string | undefined;
+  const principal = ctx.state.principal as Principal | undefined;
+  const keyed = route !== undefined && principal !== undefined && usage !== undefined;
+  const tokens = ctx.state.aiTokens as AiTokens | undefined;
+  if (!keyed && !metrics) return;
+  const status = ctx.status;
+  const report = (bytesOut: number) => {
+    const labels = (ctx.state.metricLabels as RequestLabels | undefined) ?? UNMATCHED;
+    metrics?.answerFigures(labels, principal?.tier ?? 'none', bytesOut, tokens);
+    if (keyed) usage.answered(principal.keyId, route, { status, bytesOut, promptTokens: tokens?.prompt, completionTokens: tokens?.completion });
+  };
+  const { body } = ctx;
+  if (ctx.method === 'HEAD' || EMPTY.has(status) || body == null) return report(0);
+  if (body instanceof Readable) {
+    // Koa pipes the body after every middleware is done: its chunks are counted from then on
+    let bytes = 0;
+    ctx.res.once('pipe', (source: Readable) =>
+      source.on('data', (chunk: Buffer | string) => (bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length)),
+    );
+    ctx.res.once('close', () => report(bytes));
+    return;
+  }
+  if (Buffer.isBuffer(body)) return report(body.length);
+  if (typeof body === 'string') return report(Buffer.byteLength(body));
+  // an object Koa serialises itself (error envelopes, 202 job receipts): small
+  report(Buffer.byteLength(JSON.stringify(body)));
+}
