@@ -25,8 +25,8 @@ const FIGURES = {
   requests_4xx: count('Answers with a 4xx status'),
   requests_5xx: count('Answers with a 5xx status'),
   bytes_out: count('Response body bytes sent, streamed and binary answers included'),
-  prompt_tokens: count('AI prompt tokens as the provider reported them (not reported for streamed answers)'),
-  completion_tokens: count('AI completion tokens as the provider reported them (not reported for streamed answers)'),
+  prompt_tokens: count('AI prompt tokens as the provider reported them (a streamed answer only when the provider sends usage in it)'),
+  completion_tokens: count('AI completion tokens as the provider reported them (a streamed answer only when the provider sends usage in it)'),
 };
 const FIGURE_NAMES = Object.keys(FIGURES) as (keyof typeof FIGURES)[];
 const figuresOf = (s: UsageSum): Record<keyof typeof FIGURES, number> => ({

@@ -25,7 +25,7 @@ export interface ChatRequest {
   maxTokens?: number;
   timeoutMs: number;
   signal: AbortSignal;
-  /** Receives the tokens the provider reports with a whole answer (`usage`); streamed answers report none. */
+  /** Receives the tokens the provider reports (`usage`): with a whole answer, or on a stream's last chunk when the provider sends it. */
   onUsage?: (tokens: { prompt?: number; completion?: number }) => void;
 }
 
@@ -39,6 +39,8 @@ interface Completion {
 }
 interface Chunk {
   choices?: { delta?: { content?: string | null } }[] | null;
+  /** Sent by some providers on the last chunk (OpenAI with stream_options.include_usage, OpenRouter always). */
+  usage?: Completion['usage'] | null;
   error?: { message?: string };
 }
 interface Images {
@@ -76,13 +78,15 @@ export async function complete(deps: ApiDeps, request: ChatRequest): Promise<str
   );
   const answer = data?.choices?.[0]?.message?.content;
   const usage = data?.usage;
-  // counted as the provider reports them; a field it leaves out (or not a count) is unknown, not 0 guessed
-  if (usage && request.onUsage) request.onUsage({ prompt: tokenCount(usage.prompt_tokens), completion: tokenCount(usage.completion_tokens) });
+  if (usage && request.onUsage) reportUsage(usage, request.onUsage);
   if (typeof answer !== 'string') throw upstreamError(request.route.upstream, 'no message content in the completion');
   return withoutThinking(answer).trim();
 }
 
 const tokenCount = (n: unknown): number | undefined => (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : undefined);
+/** Tokens as the provider reports them; a field it leaves out (or not a count) is unknown, not 0 guessed. */
+const reportUsage = (usage: NonNullable<Completion['usage']>, onUsage: NonNullable<ChatRequest['onUsage']>) =>
+  onUsage({ prompt: tokenCount(usage.prompt_tokens), completion: tokenCount(usage.completion_tokens) });
 
 const event = (data: unknown, name?: string) => `${name ? `event: ${name}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
 
@@ -143,6 +147,8 @@ export async function streamChat(deps: ApiDeps, request: ChatRequest, onDone: (a
         fail(upstreamError(request.route.upstream, 'error event in the stream'));
         return;
       }
+      // counted as soon as seen: a stream cut off after it still cost what the provider reported
+      if (chunk.usage && request.onUsage) reportUsage(chunk.usage, request.onUsage);
       const content = chunk.choices?.[0]?.delta?.content;
       if (typeof content === 'string' && content) {
         answer += content;

@@ -77,7 +77,7 @@ export class EngineMetrics {
   });
   private readonly aiTokens = new Counter({
     name: 'manifold_ai_tokens_total',
-    help: "AI tokens as the provider reported them, by direction (prompt, completion), endpoint path template and the key's tier; streamed answers report none",
+    help: "AI tokens as the provider reported them, by direction (prompt, completion), endpoint path template and the key's tier; a streamed answer only when the provider sends usage in it",
     labelNames: ['category', 'endpoint', 'tier', 'direction'] as const,
     registers: [this.registry],
   });

@@ -37,10 +37,11 @@ export function meterAnswer(ctx: Context, usage: UsageCounter | undefined, metri
   const route = ctx.state.usageRoute as string | undefined;
   const principal = ctx.state.principal as Principal | undefined;
   const keyed = route !== undefined && principal !== undefined && usage !== undefined;
-  const tokens = ctx.state.aiTokens as AiTokens | undefined;
   if (!keyed && !metrics) return;
   const status = ctx.status;
   const report = (bytesOut: number) => {
+    // read now, not before: a streamed AI answer's tokens arrive with its last chunk
+    const tokens = ctx.state.aiTokens as AiTokens | undefined;
     const labels = (ctx.state.metricLabels as RequestLabels | undefined) ?? UNMATCHED;
     metrics?.answerFigures(labels, principal?.tier ?? 'none', bytesOut, tokens);
     if (keyed) usage.answered(principal.keyId, route, { status, bytesOut, promptTokens: tokens?.prompt, completionTokens: tokens?.completion });

@@ -21,6 +21,10 @@ t.test('tokens, bytes and status classes per key, endpoint and day; CSV; metrics
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.write(chunk({ role: 'assistant', content: 'Hel' }));
     res.write(chunk({ content: 'lo' }, 'stop'));
+    // the usage chunk a provider sends last when it reports a stream's tokens
+    res.write(
+      `data: ${JSON.stringify({ id: 'chatcmpl-test', object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 4, completion_tokens: 3 } })}\n\n`,
+    );
     res.end('data: [DONE]\n\n');
   });
   const api = await serveEndpoints(t, { ...MANIFESTS, env: { OPENAI_BASE_URL: upstream.baseUrl, ADMIN_TOKEN: TEST_ADMIN_TOKEN } });
@@ -55,9 +59,9 @@ t.test('tokens, bytes and status classes per key, endpoint and day; CSV; metrics
     requests_4xx: 0,
     requests_5xx: 1,
     bytes_out: wholeBytes + streamedBytes + failedBytes,
-    // the whole answer's usage; the streamed one reports none
-    prompt_tokens: 5,
-    completion_tokens: 2,
+    // the whole answer's usage (5, 2) and the stream's last chunk's (4, 3)
+    prompt_tokens: 9,
+    completion_tokens: 5,
   };
   t.same(usage.rows, [{ key_id: key.id, endpoint: ENDPOINT, day, ...figures }]);
   const { requests, ...totals } = figures;
@@ -75,15 +79,15 @@ t.test('tokens, bytes and status classes per key, endpoint and day; CSV; metrics
   t.equal(
     await csv.text(),
     'day,key_id,endpoint,requests,requests_2xx,requests_3xx,requests_4xx,requests_5xx,bytes_out,prompt_tokens,completion_tokens\r\n' +
-      `${day},${key.id},${ENDPOINT},3,2,0,0,1,${figures.bytes_out},5,2\r\n`,
+      `${day},${key.id},${ENDPOINT},3,2,0,0,1,${figures.bytes_out},9,5\r\n`,
   );
   const badFormat = await fetch(`${api.url}/api/admin/usage?format=xml`, { headers: ADMIN });
   t.equal(badFormat.status, 400);
   t.equal((await badFormat.json()).details[0].param, 'format');
 
   const metrics = await (await fetch(`${api.url}/metrics`)).text();
-  t.match(metrics, /manifold_ai_tokens_total\{category="ai",endpoint="\/api\/ai\/ai",tier="personal",direction="prompt"\} 5\n/);
-  t.match(metrics, /manifold_ai_tokens_total\{category="ai",endpoint="\/api\/ai\/ai",tier="personal",direction="completion"\} 2\n/);
+  t.match(metrics, /manifold_ai_tokens_total\{category="ai",endpoint="\/api\/ai\/ai",tier="personal",direction="prompt"\} 9\n/);
+  t.match(metrics, /manifold_ai_tokens_total\{category="ai",endpoint="\/api\/ai\/ai",tier="personal",direction="completion"\} 5\n/);
   const sent = /manifold_response_bytes_total\{category="ai",endpoint="\/api\/ai\/ai",tier="personal"\} (\d+)\n/.exec(metrics);
   t.ok(sent && Number(sent[1]) >= figures.bytes_out, 'bytes out in the metrics');
   t.notMatch(metrics, key.id, 'never the key id');
