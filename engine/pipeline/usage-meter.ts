@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { Readable } from 'node:stream';
+import { Stream, type Readable } from 'node:stream';
 import type { Principal } from '../auth/authenticate.js';
 import type { UsageCounter } from '../db/usage.js';
 import type { EngineMetrics, RequestLabels } from '../metrics/metrics.js';
@@ -48,7 +48,10 @@ export function meterAnswer(ctx: Context, usage: UsageCounter | undefined, metri
   };
   const { body } = ctx;
   if (ctx.method === 'HEAD' || EMPTY.has(status) || body == null) return report(0);
-  if (body instanceof Readable) {
+  // any stream Koa would pipe (it tests for Stream, not Readable): never serialised below
+  if (body instanceof Stream) {
+    // a client already gone gets nothing piped, and its response's close has passed
+    if (ctx.res.destroyed) return report(0);
     // Koa pipes the body after every middleware is done: its chunks are counted from then on
     let bytes = 0;
     ctx.res.once('pipe', (source: Readable) =>
