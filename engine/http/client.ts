@@ -205,12 +205,14 @@ export function createHttpClient(config: Config, clientOptions: HttpClientOption
       // upstream must not reach the metadata service or the host's own network through us).
       beforeRedirect: [
         async (options, response) => {
+          // user-URL calls (userHttp extends this client, hooks and all) are guarded by their own hook
+          const upstream = options.context.upstream as string | undefined;
+          if (upstream === undefined) return;
           const target = options.url as URL;
           if (target.hostname === new URL(response.url).hostname) return;
           try {
             await guard.checkUrl(target);
           } catch (err) {
-            const upstream = options.context.upstream as string;
             if (err instanceof ApiError && err.code === 'unsupported_url') throw upstreamError(upstream, `redirected to a refused address (${err.message})`);
             throw err;
           }
