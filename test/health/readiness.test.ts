@@ -47,7 +47,7 @@ const sample = async (series: string) => {
 };
 const upIn = (dependency: string) => sample(`manifold_dependency_up{dependency="${dependency}"}`);
 /** The sample once it reads `want`, asking again for at most 10 s (a bound for a broken build); the last reading otherwise. */
-async function eventually(read: () => Promise<number | undefined>, want: number): Promise<number | undefined> {
+async function eventually(read: () => Promise<unknown>, want: number): Promise<unknown> {
   const until = Date.now() + 10_000;
   let value = await read();
   while (value !== want && Date.now() < until) {
