@@ -1,5 +1,6 @@
+import { unavailable } from '../errors.js';
 import type { UpstreamRegistry } from '../upstreams.js';
-import { gatewayFrom, modelRegistry, resolveModel, type ModelKind, type Resolution } from './registry.js';
+import { gatewayFrom, modelRegistry, resolveModel, type ModelKind, type Resolution, type Route } from './registry.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -11,7 +12,17 @@ export function routeModel(kind: ModelKind, alias: string, upstreams: UpstreamRe
 
 /** Why calls to `alias` cannot run here (no provider configured, or not an alias at all), or undefined. */
 export function modelUnavailable(kind: ModelKind, alias: string, upstreams: UpstreamRegistry, env: Env, pinned?: string): string | undefined {
-  const resolution = routeModel(kind, alias, upstreams, env, pinned);
+  return whyUnrouted(alias, routeModel(kind, alias, upstreams, env, pinned));
+}
+
+/** Where a call to `alias` goes, or 503 unavailable saying why it cannot run here (the handlers' form of modelUnavailable). */
+export function requireRoute(kind: ModelKind, alias: string, upstreams: UpstreamRegistry, env: Env): Route {
+  const resolution = routeModel(kind, alias, upstreams, env);
+  if ('route' in resolution) return resolution.route;
+  throw unavailable(whyUnrouted(alias, resolution)!);
+}
+
+function whyUnrouted(alias: string, resolution: Resolution): string | undefined {
   if ('unknown' in resolution) return `model ${alias} is not in the model registry`;
   return 'missing' in resolution ? resolution.missing : undefined;
 }

@@ -1,6 +1,6 @@
-import { routeModel } from '../../ai/catalog.js';
+import { requireRoute } from '../../ai/catalog.js';
 import { generateImage } from '../../ai/openai-api.js';
-import { unavailable, upstreamError } from '../../errors.js';
+import { upstreamError } from '../../errors.js';
 import { FileOutput, handler } from '../types.js';
 
 const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
@@ -15,10 +15,9 @@ const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
  * link when it gave one), or its link with `hosted=true`.
  */
 export default handler<{ prompt: string; hosted?: boolean }>(async ({ params, options, call, setup }) => {
-  const resolution = routeModel('images', String(options.model), setup.upstreams, setup.config.env);
-  if (!('route' in resolution)) throw unavailable('missing' in resolution ? resolution.missing : `model ${options.model} is not in the model registry`);
+  const route = requireRoute('images', String(options.model), setup.upstreams, setup.config.env);
   const request = {
-    route: resolution.route,
+    route,
     prompt: `${params.prompt}${options.styleSuffix ?? ''}`,
     size: options.size as string | undefined,
     timeoutMs: setup.endpoint.limits.timeoutMs,
@@ -30,7 +29,7 @@ export default handler<{ prompt: string; hosted?: boolean }>(async ({ params, op
     const fetched = await setup.http
       .fetchUserUrl(image.url!, { timeoutMs: 30_000, signal: call.signal, maxBytes: MAX_IMAGE_BYTES, accept: 'image/*' })
       .catch((err: Error) => {
-        throw upstreamError(resolution.route.upstream, `the generated image could not be fetched: ${err.message}`);
+        throw upstreamError(route.upstream, `the generated image could not be fetched: ${err.message}`);
       });
     const type = String(fetched.contentType ?? 'image/png')
       .split(';')[0]!

@@ -1,6 +1,5 @@
-import { routeModel } from '../../ai/catalog.js';
+import { requireRoute } from '../../ai/catalog.js';
 import { generateVideo } from '../../ai/openai-api.js';
-import { unavailable } from '../../errors.js';
 import { FileOutput, handler } from '../types.js';
 
 /** How often a render in progress is asked after; Sora takes a minute or more. */
@@ -13,12 +12,11 @@ const POLL_MS = 5000;
  * link needs the provider's key) and its link is the result, or the bytes with stream=true.
  */
 export default handler<{ prompt: string; seconds: number; size: string }>(async ({ params, options, call, setup }) => {
-  const resolution = routeModel('videos', String(options.model), setup.upstreams, setup.config.env);
-  if (!('route' in resolution)) throw unavailable('missing' in resolution ? resolution.missing : `model ${options.model} is not in the model registry`);
+  const route = requireRoute('videos', String(options.model), setup.upstreams, setup.config.env);
   const mp4 = await generateVideo(
     { upstreams: setup.upstreams },
     {
-      route: resolution.route,
+      route,
       prompt: params.prompt,
       seconds: String(params.seconds),
       size: params.size,

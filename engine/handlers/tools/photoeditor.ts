@@ -1,8 +1,8 @@
 import sharp from 'sharp';
-import { routeModel } from '../../ai/catalog.js';
+import { requireRoute } from '../../ai/catalog.js';
 import { editImage } from '../../ai/openai-api.js';
 import { fetchPhoto, PHOTO_MAX_PIXELS } from '../../effects/photo-input.js';
-import { invalidParameter, unavailable } from '../../errors.js';
+import { invalidParameter } from '../../errors.js';
 import { FileOutput, handler } from '../types.js';
 
 /** The longest side sent to the image model: what OpenAI's edit models work at. */
@@ -22,8 +22,7 @@ const MAX_SIDE = 1024;
 const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 
 export default handler<{ url: string; prompt?: string; hosted?: boolean }>(async ({ params, options, call, setup }) => {
-  const resolution = routeModel('images', String(options.model), setup.upstreams, setup.config.env);
-  if (!('route' in resolution)) throw unavailable('missing' in resolution ? resolution.missing : `model ${options.model} is not in the model registry`);
+  const route = requireRoute('images', String(options.model), setup.upstreams, setup.config.env);
   const photo = await fetchPhoto(setup, call, 'url');
   const png = await sharp(photo, { limitInputPixels: PHOTO_MAX_PIXELS })
     .rotate()
@@ -35,7 +34,7 @@ export default handler<{ url: string; prompt?: string; hosted?: boolean }>(async
     });
   const edited = await editImage(
     { upstreams: setup.upstreams },
-    { route: resolution.route, prompt: params.prompt ?? String(options.prompt), image: png, timeoutMs: setup.endpoint.limits.timeoutMs, signal: call.signal },
+    { route, prompt: params.prompt ?? String(options.prompt), image: png, timeoutMs: setup.endpoint.limits.timeoutMs, signal: call.signal },
   );
   if (setup.endpoint.response === 'binary' && !params.hosted) {
     if (edited.png) return new FileOutput(edited.png, 'png', 'image/png');
