@@ -65,9 +65,10 @@ export function watchBodyPace(req: IncomingMessage, pace: BodyPace, onTooSlow: (
     let lag = loopLagReading();
     timer = setInterval(() => {
       const arrived = socket.bytesRead - counted;
-      const lost = loopLagReading() - lag;
+      const lagNow = loopLagReading();
+      const lost = lagNow - lag;
       counted = socket.bytesRead;
-      lag = loopLagReading();
+      lag = lagNow;
       if (lost > pace.idleMs / 2) return; // the loop, not the client, was slow in this window
       if (arrived < least) fail(requestTimeout(`The request body arrived slower than ${pace.minRate} bytes a second (BODY_MIN_RATE)`));
     }, pace.idleMs);
