@@ -1,0 +1,102 @@
+/**
+ * One built Manifold (a tree with build/ made by scripts/build.ts) started as a host runs
+ * it, `node scripts/start.mjs`, in its own process, and its memory read from outside:
+ * RSS and threads from /proc (every worker thread included), the main thread's V8 heap
+ * and external memory from the server's own /metrics (prom-client's default metrics),
+ * so the same reading works on any commit without code of its own in the server.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+
+export interface Memory {
+  /** MiB */
+  rss: number;
+  heapUsed: number;
+  external: number;
+  /** Threads of the process: the main thread, V8's and libuv's, and every worker. */
+  threads: number;
+}
+
+export interface Running {
+  url: string;
+  pid: number;
+  memory(): Promise<Memory>;
+  stop(): Promise<void>;
+}
+
+const MiB = 2 ** 20;
+
+/** The server's settings for the bench: loopback, no request log, the test key without its rate limit, fixtures on 127.0.0.1 allowed. */
+const benchEnv = (dataDir: string, extra: Record<string, string>) => ({
+  ...process.env,
+  PORT: '0',
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  LOG_REQUESTS: '0',
+  TEST_KEY_RPM: '100000000',
+  ALLOW_PRIVATE_URLS: '1',
+  // no .env of the tree: both commits see the same settings
+  ENV_FILE: '/dev/null',
+  ...extra,
+});
+
+export async function startBuilt(root: string, env: Record<string, string>): Promise<Running> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'manifold-memory-'));
+  const child = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs')], {
+    cwd: root,
+    env: benchEnv(dataDir, env),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await listening(child);
+  const pid = child.pid!;
+  return {
+    url,
+    pid,
+    memory: () => readMemory(pid, url),
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The URL of the server's `listening` log line. */
+async function listening(child: ChildProcess): Promise<string> {
+  const lines = readline.createInterface({ input: child.stdout! });
+  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`the server exited with ${code} before it listened`))));
+  const found = new Promise<string>((resolve) =>
+    lines.on('line', (line) => {
+      try {
+        const entry = JSON.parse(line) as { msg?: string; url?: string };
+        if (entry.msg === 'listening' && entry.url) resolve(entry.url);
+      } catch {
+        // not a log line
+      }
+    }),
+  );
+  // the log keeps flowing after this (pino writes to stdout): drained, never read
+  return Promise.race([found, exited]).finally(() => child.stdout!.resume());
+}
+
+async function readMemory(pid: number, url: string): Promise<Memory> {
+  const metrics = await (await fetch(`${url}/metrics`)).text();
+  const gauge = (name: string) => {
+    const m = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+]+)$`, 'm').exec(metrics);
+    if (!m) throw new Error(`/metrics has no ${name}`);
+    return Number(m[1]) / MiB;
+  };
+  // read after /metrics, so the scrape's own allocations are in both readings alike
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)![1]);
+  return {
+    rss: field('VmRSS') / 1024,
+    heapUsed: gauge('nodejs_heap_size_used_bytes'),
+    external: gauge('nodejs_external_memory_bytes'),
+    threads: field('Threads'),
+  };
+}
