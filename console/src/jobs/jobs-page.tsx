@@ -1,0 +1,114 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, query } from '../api.js';
+import { time } from '../format.js';
+import { ErrorMessage, PageHeading } from '../page-heading.js';
+import type { Job, JobsPage as Page, KeyRecord } from '../types.js';
+
+const JOBS = '/api/admin/jobs';
+const STATUSES = ['queued', 'active', 'completed', 'failed'];
+const PAGE = 50;
+
+/** Jobs: every key's async jobs, newest first, by status and key (GET /api/admin/jobs), a page at a time. */
+export function JobsPage({ title }: { title: string }) {
+  const [filters, setFilters] = useState({ status: '', key: '' });
+  const [jobs, setJobs] = useState<Job[] | undefined>();
+  const [next, setNext] = useState<string | null>(null);
+  const [keys, setKeys] = useState<KeyRecord[]>([]);
+  const [error, setError] = useState<unknown>();
+
+  const load = async (cursor?: string) => {
+    try {
+      const page = await api.get<Page>(JOBS + query({ ...filters, limit: PAGE, cursor }));
+      setJobs((shown) => (cursor ? [...(shown ?? []), ...page.jobs] : page.jobs));
+      setNext(page.next_cursor);
+      setError(undefined);
+    } catch (err) {
+      setError(err);
+    }
+  };
+  useEffect(() => void api.get<KeyRecord[]>('/api/admin/keys').then(setKeys, setError), []);
+  useEffect(() => void load(), [filters]);
+  const keyName = (id: string) => (id === 'test' ? 'shared test key' : (keys.find((k) => k.id === id)?.label ?? id));
+
+  return (
+    <>
+      <PageHeading title={title}>
+        <button type="button" class="quiet" onClick={() => load()}>
+          Refresh
+        </button>
+      </PageHeading>
+      <form class="filters" onSubmit={(e) => e.preventDefault()}>
+        <div class="field">
+          <label for="jobs-status">Status</label>
+          <select id="jobs-status" value={filters.status} onChange={(e) => setFilters({ ...filters, status: e.currentTarget.value })}>
+            <option value="">Any</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="jobs-key">Key</label>
+          <select id="jobs-key" value={filters.key} onChange={(e) => setFilters({ ...filters, key: e.currentTarget.value })}>
+            <option value="">Every key</option>
+            <option value="test">Shared test key</option>
+            {keys.map((k) => (
+              <option key={k.id} value={k.id}>
+                {k.label ? `${k.label} (${k.id})` : k.id}
+              </option>
+            ))}
+          </select>
+        </div>
+      </form>
+      <ErrorMessage error={error} />
+      {jobs && jobs.length === 0 && <p>No jobs{filters.status || filters.key ? ' match' : ' yet'}.</p>}
+      {jobs && jobs.length > 0 && (
+        <div class="table-wrap">
+          <table>
+            <caption class="visually-hidden">Jobs, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Job</th>
+                <th scope="col">Key</th>
+                <th scope="col">Endpoint</th>
+                <th scope="col">Status</th>
+                <th scope="col">Progress</th>
+                <th scope="col">Created</th>
+                <th scope="col">Finished</th>
+              </tr>
+            </thead>
+            <tbody>
+              {jobs.map((job) => (
+                <tr key={job.job_id} data-job-id={job.job_id}>
+                  <th scope="row">
+                    <code>{job.job_id}</code>
+                  </th>
+                  <td>{keyName(job.key_id)}</td>
+                  <td>
+                    <code>{job.endpoint}</code>
+                  </td>
+                  <td>
+                    <span class={`badge ${job.status}`}>{job.status}</span>
+                    {job.error && <p class="note">{`${job.error.error}: ${job.error.message}`}</p>}
+                  </td>
+                  <td>
+                    <progress max={100} value={job.progress} aria-label={`Job ${job.job_id} progress`} /> {job.progress}%{job.stage ? ` ${job.stage}` : ''}
+                  </td>
+                  <td>{time(job.created_at)}</td>
+                  <td>{time(job.finished_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {next && (
+        <button type="button" class="quiet" onClick={() => load(next)}>
+          Older jobs
+        </button>
+      )}
+    </>
+  );
+}

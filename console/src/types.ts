@@ -1,0 +1,73 @@
+/**
+ * The admin API's answers as the console reads them (the README's "API keys", "Usage",
+ * "Jobs" and "Built-in routes"; /openapi.json has the full schemas).
+ */
+
+export interface KeyRecord {
+  id: string;
+  tier: string;
+  label: string | null;
+  note: string | null;
+  rpm: number | null;
+  daily: number | null;
+  expiresAt: string | null;
+  allow: string[] | null;
+  ips: string[] | null;
+  createdAt: string;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+}
+
+/** A created or rotated key: the secret appears here once. */
+export interface KeyWithSecret extends KeyRecord {
+  key: string;
+  previousValidUntil?: string | null;
+}
+
+export interface UsageFigures {
+  requests: number;
+  requests_2xx: number;
+  requests_3xx: number;
+  requests_4xx: number;
+  requests_5xx: number;
+  bytes_out: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+export interface UsageReport {
+  from: string | null;
+  to: string | null;
+  total: number;
+  totals: Omit<UsageFigures, 'requests'>;
+  truncated: boolean;
+  by_key: (UsageFigures & { key_id: string; tier: string | null; label: string | null })[];
+  by_endpoint: (UsageFigures & { endpoint: string })[];
+  by_day: (UsageFigures & { day: string })[];
+}
+
+export type JobStatus = 'queued' | 'active' | 'completed' | 'failed' | 'cancelled';
+
+export interface Job {
+  job_id: string;
+  key_id: string;
+  endpoint: string;
+  status: JobStatus;
+  progress: number;
+  stage?: string;
+  error?: { error: string; message: string };
+  created_at: string;
+  started_at?: string;
+  finished_at?: string;
+}
+
+export interface JobsPage {
+  jobs: Job[];
+  next_cursor: string | null;
+}
+
+export interface DependencyCheck {
+  ok: boolean;
+  ms: number;
+  error?: string;
+}
