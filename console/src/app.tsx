@@ -7,6 +7,7 @@ import { UsagePage } from './usage/usage-page.js';
 import { JobsPage } from './jobs/jobs-page.js';
 import { HealthPage } from './health-page.js';
 import { EndpointsPage } from './endpoints-page.js';
+import { focusNextHeading } from './page-heading.js';
 
 /** The pages, in menu order; the URL's fragment (`#/usage`) names the one shown, so Back and bookmarks work. */
 const PAGES = [
@@ -29,7 +30,10 @@ export function App() {
       setNotice(message);
       setSignedIn(false);
     });
-    const follow = () => setPage(pageFromHash());
+    const follow = () => {
+      focusNextHeading();
+      setPage(pageFromHash());
+    };
     addEventListener('hashchange', follow);
     return () => removeEventListener('hashchange', follow);
   }, []);
@@ -43,6 +47,7 @@ export function App() {
       <SignIn
         notice={notice}
         onSignedIn={() => {
+          focusNextHeading();
           setNotice(undefined);
           setSignedIn(true);
         }}

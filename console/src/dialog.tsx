@@ -8,18 +8,22 @@ import type { ComponentChildren } from 'preact';
  */
 export function Dialog({ title, onClose, children }: { title: string; onClose: () => void; children: ComponentChildren }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const mounted = useRef(true);
   const titleId = useId();
   useEffect(() => {
     const dialog = ref.current!;
     const opener = document.activeElement as HTMLElement | null;
     dialog.showModal();
     return () => {
+      // closed by the page (another dialog takes its place): its close event, which
+      // arrives later, must not close whatever the page shows next
+      mounted.current = false;
       if (dialog.open) dialog.close();
       opener?.focus();
     };
   }, []);
   return (
-    <dialog ref={ref} aria-labelledby={titleId} onClose={onClose}>
+    <dialog ref={ref} aria-labelledby={titleId} onClose={() => mounted.current && onClose()}>
       <h2 id={titleId}>{title}</h2>
       {children}
     </dialog>

@@ -1,13 +1,25 @@
 import { useEffect, useRef } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
 
+let moved = false;
+
 /**
- * A page's title, focused when the page opens so a screen reader announces where the
- * keyboard now is (a fragment link does not move focus by itself).
+ * Called when the host moves to another page (a menu link, signing in): that page's
+ * heading then takes the focus, so a screen reader announces where the keyboard now is
+ * (a fragment link does not move the focus by itself). A fresh load leaves the focus at
+ * the top of the document, where "Skip to content" is the first stop.
  */
+export function focusNextHeading(): void {
+  moved = true;
+}
+
+/** A page's title, with the page's main actions beside it. */
 export function PageHeading({ title, children }: { title: string; children?: ComponentChildren }) {
   const ref = useRef<HTMLHeadingElement>(null);
-  useEffect(() => ref.current?.focus(), []);
+  useEffect(() => {
+    if (moved) ref.current?.focus();
+    moved = false;
+  }, []);
   return (
     <div class="page-heading">
       <h1 ref={ref} tabIndex={-1}>

@@ -1,0 +1,70 @@
+/**
+ * Driving the web console (/admin) in Debian's Chromium through playwright-core: used by
+ * the console's browser test and by `npm run console:screenshots`. Every wait is on the
+ * page (a heading, a row, a response), never on time.
+ */
+import fs from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const haveChromium = () => fs.existsSync(CHROMIUM);
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+/** What went wrong on a page: console errors (a CSP violation is one), uncaught errors, and requests to any other origin. */
+export interface PageWatch {
+  problems: string[];
+  elsewhere: string[];
+}
+
+/** A page at 1280×800 whose problems are collected; waits are generous, as the machine may be loaded. */
+export async function consolePage(browser: Browser, baseUrl: string): Promise<{ page: Page; watch: PageWatch }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.setDefaultTimeout(120_000);
+  const watch: PageWatch = { problems: [], elsewhere: [] };
+  const origin = new URL(baseUrl).origin;
+  page.on('console', (msg) => msg.type() === 'error' && watch.problems.push(msg.text()));
+  page.on('pageerror', (err) => watch.problems.push(err.message));
+  page.on('request', (req) => {
+    const url = req.url();
+    if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:')) watch.elsewhere.push(url);
+  });
+  return { page, watch };
+}
+
+/** Open /admin, type the token into the sign-in form and wait for the first page (Keys). */
+export async function signIn(page: Page, baseUrl: string, token: string): Promise<void> {
+  await page.goto(`${baseUrl}/admin`);
+  await page.getByLabel('Admin token').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Keys' }).waitFor();
+}
+
+/** The console's pages as its menu names them, with the heading each opens on. */
+export const CONSOLE_PAGES = [
+  { id: 'keys', link: 'Keys' },
+  { id: 'usage', link: 'Usage' },
+  { id: 'jobs', link: 'Jobs' },
+  { id: 'health', link: 'Health' },
+  { id: 'endpoints', link: 'Unavailable endpoints' },
+] as const;
+
+/** Follow a menu link and wait for that page's heading. */
+export async function openPage(page: Page, link: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: link, exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: link }).waitFor();
+}
