@@ -9,15 +9,14 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { BUILD_DIR, ROOT } from './engine-sources.mjs';
+import { BUILD_DIR, CONSOLE_DIR } from './engine-sources.mjs';
 
-export const CONSOLE_SOURCE_DIR = path.join(ROOT, 'console');
 export const CONSOLE_BUILD_DIR = path.join(BUILD_DIR, 'console');
 
 /** Bundle the console into `outDir`; returns the files written (unchanged ones keep their mtime). */
 export async function buildConsole(outDir = CONSOLE_BUILD_DIR): Promise<string[]> {
   const result = await build({
-    entryPoints: { console: path.join(CONSOLE_SOURCE_DIR, 'src', 'main.tsx') },
+    entryPoints: { console: path.join(CONSOLE_DIR, 'src', 'main.tsx') },
     bundle: true,
     write: false,
     outdir: outDir,
@@ -32,7 +31,7 @@ export async function buildConsole(outDir = CONSOLE_BUILD_DIR): Promise<string[]
   });
   const files = new Map(result.outputFiles.map((f) => [path.basename(f.path), Buffer.from(f.contents)]));
   const version = crypto.createHash('sha256').update(files.get('console.js')!).update(files.get('console.css')!).digest('base64url').slice(0, 12);
-  const html = fs.readFileSync(path.join(CONSOLE_SOURCE_DIR, 'index.html'), 'utf8').replaceAll('{{version}}', version);
+  const html = fs.readFileSync(path.join(CONSOLE_DIR, 'index.html'), 'utf8').replaceAll('{{version}}', version);
   files.set('index.html', Buffer.from(html));
   fs.mkdirSync(outDir, { recursive: true });
   const written: string[] = [];

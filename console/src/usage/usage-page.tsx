@@ -61,7 +61,12 @@ export function UsagePage({ title }: { title: string }) {
       .finally(() => setLoading(false));
   }, [filters]);
 
-  const keyName = (id: string, label: string | null) => (id === 'test' ? 'shared test key' : (label ?? id));
+  /** A key's name in the charts: its label, with its id when another key of the report has the same label. */
+  const keyName = (id: string, label: string | null) => {
+    if (id === 'test') return 'shared test key';
+    if (!label) return id;
+    return report!.by_key.filter((k) => k.label === label).length > 1 ? `${label} (${id})` : label;
+  };
   const charts = useMemo(() => {
     if (!report) return undefined;
     const days = everyDay(report.from ?? filters.from, report.to ?? filters.to, report.by_day);
