@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { transform } from 'esbuild';
 import { BUILD_DIR, ENGINE_DIR, engineSources, recordBuilt } from './engine-sources.mjs';
-import { COMPILED_REGISTRY, ENDPOINTS_DIR } from '../engine/app.js';
-import { loadRegistryCompiled } from '../engine/manifest/compiled.js';
+import { COMPILED_REGISTRY, ENDPOINTS_DIR } from '../engine/app/app.js';
+import { loadRegistryCompiled } from '../engine/pipeline/compiled-catalog.js';
 import { writeHandlerParamTypes } from './handler-params.js';
 
 const OUT = path.join(BUILD_DIR, 'engine');

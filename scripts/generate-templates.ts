@@ -7,8 +7,8 @@
  */
 import path from 'node:path';
 import YAML from 'yaml';
-import { TEMPLATES_DIR } from '../engine/effects/templates.js';
-import type { Template } from '../engine/effects/template-types.js';
+import { TEMPLATES_DIR } from '../engine/features/effects/templates.js';
+import type { Template } from '../engine/features/effects/template-types.js';
 import { slugify, type Draft } from './effect-templates/kit.js';
 import { writeTemplates } from './effect-templates/write.js';
 import * as light from './effect-templates/families-light.js';

@@ -1,6 +1,6 @@
 /**
  * The TypeScript types of code handlers' params, generated from the manifests
- * (engine/handlers/params.generated.ts): `Params['tools/reverse']` is what the
+ * (engine/kinds/handlers/params.generated.ts): `Params['tools/reverse']` is what the
  * manifests that name the handler `tools/reverse` declare, after validation (params
  * with a default are always present). json-schema-to-typescript does the JSON Schema
  * to TypeScript part. `npm run build` (so also `npm ci`) writes the file; it is not
@@ -10,10 +10,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Endpoint } from '../engine/manifest/types.js';
-import { ROOT } from '../engine/root.js';
+import type { Endpoint } from '../engine/core/manifest-types.js';
+import { ROOT } from '../engine/core/root.js';
 
-export const PARAMS_FILE = path.join(ROOT, 'engine', 'handlers', 'params.generated.ts');
+export const PARAMS_FILE = path.join(ROOT, 'engine', 'kinds', 'handlers', 'params.generated.ts');
 
 /** JSON Schema of one endpoint's validated params. */
 function paramsSchema(endpoint: Endpoint): object {

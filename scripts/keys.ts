@@ -10,20 +10,20 @@
  *
  * Rules: --rpm N, --daily N, --expires 2026-12-01, --allow 'ai/*' (repeatable or comma-separated),
  * --ips 10.0.0.0/8 (likewise), --note text; on update `none` clears a rule. They are checked by the
- * admin API's own validation (engine/auth/key-rules.ts), so both refuse the same input.
+ * admin API's own validation (engine/platform/auth/key-rules.ts), so both refuse the same input.
  *
  * Exit codes: 0 ok, 1 unknown key id, 2 usage error.
  */
 import { parseArgs } from 'node:util';
-import { KeyStore, type KeyRecord } from '../engine/auth/key-store.js';
-import { parseKeyFields, parseRotation } from '../engine/auth/key-rules.js';
-import { createRevocations } from '../engine/auth/revocations.js';
-import { silentLogger } from '../engine/log.js';
-import { TIERS } from '../engine/auth/tiers.js';
-import { loadConfig } from '../engine/config.js';
-import { rootCause } from '../engine/db/unavailable.js';
-import { ApiError } from '../engine/errors.js';
-import { closeDatabase, database } from '../engine/db/database.js';
+import { KeyStore, type KeyRecord } from '../engine/platform/auth/key-store.js';
+import { parseKeyFields, parseRotation } from '../engine/platform/auth/key-rules.js';
+import { createRevocations } from '../engine/platform/auth/revocations.js';
+import { silentLogger } from '../engine/platform/log.js';
+import { TIERS } from '../engine/platform/auth/tiers.js';
+import { loadConfig } from '../engine/platform/config.js';
+import { rootCause } from '../engine/platform/db/unavailable.js';
+import { ApiError } from '../engine/core/errors.js';
+import { closeDatabase, database } from '../engine/platform/db/database.js';
 import { loadEnvFile } from './env-file.mjs';
 
 const RULES = '[--rpm N] [--daily N] [--expires DATE] [--allow PATTERN]… [--ips CIDR]… [--note TEXT]';

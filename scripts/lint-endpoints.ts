@@ -6,11 +6,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../engine/config.js';
-import { createEngine, ENDPOINTS_DIR } from '../engine/app.js';
-import { loadUpstreamSpecs } from '../engine/upstreams.js';
-import { silentLogger } from '../engine/log.js';
-import type { Route } from '../engine/registry.js';
+import { loadConfig } from '../engine/platform/config.js';
+import { createEngine, ENDPOINTS_DIR } from '../engine/app/app.js';
+import { loadUpstreamSpecs } from '../engine/catalog/upstreams.js';
+import { silentLogger } from '../engine/platform/log.js';
+import type { Route } from '../engine/pipeline/endpoint-registry.js';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'manifold-lint-'));
 try {

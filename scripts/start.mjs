@@ -19,4 +19,4 @@ try {
 if (buildIsStale()) {
   execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', 'build.ts')], { stdio: 'inherit' });
 }
-await import(pathToFileURL(path.join(BUILD_DIR, 'engine', 'main.js')).href);
+await import(pathToFileURL(path.join(BUILD_DIR, 'engine', 'app', 'main.js')).href);

@@ -9,10 +9,10 @@ import path from 'node:path';
 import net from 'node:net';
 import { Resolver } from 'node:dns/promises';
 import t from 'tap';
-import type { Fixture } from '../engine/manifest/types.js';
-import whois from '../engine/handlers/checker/whois.js';
-import { ENDPOINTS_DIR } from '../engine/app.js';
-import { loadUpstreamSpecs, UpstreamRegistry } from '../engine/upstreams.js';
+import type { Fixture } from '../engine/core/manifest-types.js';
+import whois from '../engine/kinds/handlers/checker/whois.js';
+import { ENDPOINTS_DIR } from '../engine/app/app.js';
+import { loadUpstreamSpecs, UpstreamRegistry } from '../engine/catalog/upstreams.js';
 import { startFixtureDns } from './support/fixture-dns.js';
 import { startFixtureWhois } from './support/fixture-whois.js';
 

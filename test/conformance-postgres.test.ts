@@ -4,7 +4,7 @@
  * SQLite: every example runs on a server of this test's own.
  */
 import t from 'tap';
-import { openDatabase } from '../engine/db/database.js';
+import { openDatabase } from '../engine/platform/db/database.js';
 import { startPostgres } from './support/postgres.js';
 
 const postgres = await startPostgres(t);

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { createLogger, serializeError } from '../engine/log.js';
+import { createLogger, serializeError } from '../engine/platform/log.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
@@ -94,7 +94,7 @@ t.test('a message or field holding a secret pair is scrubbed by the last guard',
 
 t.test('stdout is written synchronously: every line, in order, even on an immediate exit', async (t) => {
   const script = `
-    import { createLogger } from './engine/log.ts';
+    import { createLogger } from './engine/platform/log.ts';
     const log = createLogger({ level: 'info' });
     for (let i = 0; i < 2000; i++) log.info({ i });
     process.exit(0);

@@ -5,8 +5,8 @@
  * up. Compare with bench/db/key-verify.ts (the key check every request pays).
  * Run: node --import tsx bench/db/daily-quota.ts (starts its own PostgreSQL).
  */
-import type { Database } from '../../engine/db/database.js';
-import { DailyQuota } from '../../engine/limits/daily-quota.js';
+import type { Database } from '../../engine/platform/db/database.js';
+import { DailyQuota } from '../../engine/platform/limits/daily-quota.js';
 import { measure, onEachDialect } from './measure.js';
 
 const principal = (keyId: string, daily: number) => ({ keyId, tier: 'personal' as const, rpm: 1e9, daily });

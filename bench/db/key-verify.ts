@@ -5,8 +5,8 @@
  * revision read among them). Run: node --import tsx bench/db/key-verify.ts
  * (starts its own PostgreSQL, as the tests do; needs `postgresql` installed).
  */
-import { KeyStore } from '../../engine/auth/key-store.js';
-import type { Database } from '../../engine/db/database.js';
+import { KeyStore } from '../../engine/platform/auth/key-store.js';
+import type { Database } from '../../engine/platform/db/database.js';
 import { measure, onEachDialect } from './measure.js';
 
 async function bench(name: string, db: Database): Promise<void> {

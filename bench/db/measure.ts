@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { openDatabase, type Database } from '../../engine/db/database.js';
+import { openDatabase, type Database } from '../../engine/platform/db/database.js';
 import { startPostgres } from '../../test/support/postgres.js';
 
 /** Wall and CPU time per call of `run`, after a warm-up, one call at a time (a batch when `run` fans out itself). */

@@ -1,5 +1,5 @@
 /**
- * One-off comparison behind engine/effects/README.md: the same "hard" effects
+ * One-off comparison behind engine/features/effects/README.md: the same "hard" effects
  * (neon glow, extruded chrome, turbulence/noise background) drawn with Skia
  * (@napi-rs/canvas) and with resvg (SVG filters), plus the cost of each encoder.
  * Run: node --import tsx bench/effects/renderer-compare.ts

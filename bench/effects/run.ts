@@ -5,10 +5,10 @@
  * Numbers depend on the machine and its load; the load average is printed.
  */
 import os from 'node:os';
-import { loadTemplates } from '../../engine/effects/templates.js';
-import { renderTemplate } from '../../engine/effects/render.js';
-import { RenderPool } from '../../engine/effects/render-pool.js';
-import { samplePhoto } from '../../engine/effects/sample-photo.js';
+import { loadTemplates } from '../../engine/features/effects/templates.js';
+import { renderTemplate } from '../../engine/features/effects/render.js';
+import { RenderPool } from '../../engine/features/effects/render-pool.js';
+import { samplePhoto } from '../../engine/features/effects/sample-photo.js';
 
 const photo = samplePhoto(640, 480);
 const params = { text: 'Manifold', text1: 'Manifold', text2: 'Effects' };

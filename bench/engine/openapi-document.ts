@@ -8,11 +8,11 @@ import { performance } from 'node:perf_hooks';
  * gzip; routes.ts keeps the result), in a fresh process that run.ts starts. Prints
  * one JSON line.
  */
-const { createEngine } = await import('../../engine/app.js');
-const { loadConfig } = await import('../../engine/config.js');
-const { silentLogger } = await import('../../engine/log.js');
-const { buildOpenApi } = await import('../../engine/discovery/openapi.js');
-const { makeAsset } = await import('../../engine/discovery/asset.js');
+const { createEngine } = await import('../../engine/app/app.js');
+const { loadConfig } = await import('../../engine/platform/config.js');
+const { silentLogger } = await import('../../engine/platform/log.js');
+const { buildOpenApi } = await import('../../engine/pipeline/discovery/openapi.js');
+const { makeAsset } = await import('../../engine/pipeline/discovery/asset.js');
 const config = loadConfig({ LOG_REQUESTS: '0', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'manifold-openapi-')), PATH: process.env.PATH ?? '' });
 const engine = createEngine({ config, logger: silentLogger });
 const started = performance.now();

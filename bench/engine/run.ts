@@ -5,7 +5,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { EndpointRouter } from '../../engine/router.js';
+import { EndpointRouter } from '../../engine/catalog/router.js';
 import { BENCH_KEY, FIRST_PATH, LAST_PATH, REGISTRY_SIZE, paddedEndpoints } from './servers.js';
 
 /**

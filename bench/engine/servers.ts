@@ -6,19 +6,19 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
-import { loadConfig } from '../../engine/config.js';
-import { createEngine, ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
-import type { Endpoint } from '../../engine/manifest/types.js';
-import { silentLogger } from '../../engine/log.js';
-import { tuneV8 } from '../../engine/v8-flags.js';
-import { authenticateKey } from '../../engine/auth/authenticate.js';
-import { keyBeforeBody } from '../../engine/auth/key-from-request.js';
-import { KeyStore } from '../../engine/auth/key-store.js';
-import { database } from '../../engine/db/database.js';
-import { UsageCounter } from '../../engine/db/usage.js';
-import { enforceRateLimit } from '../../engine/limits/enforce-rate-limit.js';
-import { MemoryRateLimiter } from '../../engine/limits/memory-rate-limiter.js';
+import { loadConfig } from '../../engine/platform/config.js';
+import { createEngine, ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
+import type { Endpoint } from '../../engine/core/manifest-types.js';
+import { silentLogger } from '../../engine/platform/log.js';
+import { tuneV8 } from '../../engine/core/v8-flags.js';
+import { authenticateKey } from '../../engine/platform/auth/authenticate.js';
+import { keyBeforeBody } from '../../engine/platform/auth/key-from-request.js';
+import { KeyStore } from '../../engine/platform/auth/key-store.js';
+import { database } from '../../engine/platform/db/database.js';
+import { UsageCounter } from '../../engine/platform/db/usage.js';
+import { enforceRateLimit } from '../../engine/platform/limits/enforce-rate-limit.js';
+import { MemoryRateLimiter } from '../../engine/platform/limits/memory-rate-limiter.js';
 
 /**
  * One benchmark target per process (run.ts starts them), so the server has its own
@@ -55,7 +55,7 @@ const benchConfig = () =>
   });
 
 function engineServer(): { server: http.Server; info: Record<string, unknown> } {
-  // as engine/main.ts runs it
+  // as engine/app/main.ts runs it
   tuneV8();
   const { endpoints, real } = paddedEndpoints();
   const config = benchConfig();

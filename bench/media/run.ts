@@ -16,8 +16,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { serve, TEST_KEY } from '../../test/support/serve.js';
 import { makeClip, startMediaServer } from '../../test/media/media-server.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
 
 const run = promisify(execFile);
 const megabytes = Number(process.env.MEDIA_BENCH_MB ?? 1024);

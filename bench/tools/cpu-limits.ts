@@ -7,7 +7,7 @@
  *   node --import tsx bench/tools/cpu-limits.ts            # every case
  *   node --import tsx bench/tools/cpu-limits.ts wordcount  # cases whose name contains "wordcount"
  */
-import { loadHandler } from '../../engine/handlers/load.js';
+import { loadHandler } from '../../engine/kinds/handlers/load.js';
 import { words } from '../../test/support/words.js';
 
 const prose = 'The quick brown fox jumps over the lazy dog. Émoji 😀 and 日本語 count too! Mr. Smith e\u0301.\n\n';

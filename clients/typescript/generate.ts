@@ -42,9 +42,9 @@ export const documentUrl = (arg: string): URL => new URL(/\.json($|\?)/.test(arg
 /** This checkout's document, as its server would serve it. */
 export async function localDocument(): Promise<object> {
   const [{ createEngine }, { loadConfig }, { silentLogger }] = await Promise.all([
-    import('../../engine/app.js'),
-    import('../../engine/config.js'),
-    import('../../engine/log.js'),
+    import('../../engine/app/app.js'),
+    import('../../engine/platform/config.js'),
+    import('../../engine/platform/log.js'),
   ]);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'manifold-client-'));
   const engine = createEngine({ config: loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_REQUESTS: '0' }), logger: silentLogger });

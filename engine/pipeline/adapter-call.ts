@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
-import type { Call, Caller, Output, UploadedFile } from '../adapters/types.js';
-import { ApiError } from '../errors.js';
+import type { Call, Caller, Output, UploadedFile } from '../contract/call.js';
+import { ApiError } from '../core/errors.js';
 import { uploadedFiles } from './body.js';
 import { addTokens } from './usage-meter.js';
 import { Deadlined, type DeadlineQueue } from './deadlines.js';

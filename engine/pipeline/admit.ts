@@ -1,10 +1,10 @@
 import type { Context } from 'koa';
-import type { Principal } from '../auth/authenticate.js';
-import type { UsageCounter } from '../db/usage.js';
-import { endpointNotAllowed, ipNotAllowed } from '../auth/key-rules.js';
-import { enforceRateLimit } from '../limits/enforce-rate-limit.js';
-import type { DailyQuota } from '../limits/daily-quota.js';
-import type { RateLimiter } from '../limits/rate-limiter.js';
+import type { Principal } from '../platform/auth/authenticate.js';
+import type { UsageCounter } from '../platform/db/usage.js';
+import { endpointNotAllowed, ipNotAllowed } from '../platform/auth/key-rules.js';
+import { enforceRateLimit } from '../platform/limits/enforce-rate-limit.js';
+import type { DailyQuota } from '../platform/limits/daily-quota.js';
+import type { RateLimiter } from '../platform/limits/rate-limiter.js';
 import { countedAs } from './usage-meter.js';
 
 export interface AdmitDeps {

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
-import { notFound } from '../errors.js';
-import { loadHosts, type HostDialect } from '../manifest/hosts.js';
+import { notFound } from '../core/errors.js';
+import { loadHosts, type HostDialect } from '../catalog/hosts.js';
 
 /**
  * Base URLs named for the genre's hosts: `/as/api.gifted.co.ke/api/tools/remini` is

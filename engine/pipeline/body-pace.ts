@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { requestTimeout, type ApiError } from '../errors.js';
-import { loopLagReading, watchLoopLag } from '../loop-lag.js';
+import { requestTimeout, type ApiError } from '../core/errors.js';
+import { loopLagReading, watchLoopLag } from '../core/loop-lag.js';
 
 /** How fast a body must keep coming: BODY_IDLE_TIMEOUT_MS and BODY_MIN_RATE (0 turns either off). */
 export interface BodyPace {
@@ -30,7 +30,7 @@ export interface BodyPace {
  * A loaded process is not a slow client: when this process's event loop was late, bytes
  * may be waiting in the socket unread. So an idle verdict waits for the next turn's I/O
  * (setImmediate runs after the poll phase that reads them), and a window in which the
- * loop lost more than half its time is not judged (engine/loop-lag.ts).
+ * loop lost more than half its time is not judged (engine/core/loop-lag.ts).
  */
 export function watchBodyPace(req: IncomingMessage, pace: BodyPace, onTooSlow: (error: ApiError) => void): () => void {
   const { socket } = req;

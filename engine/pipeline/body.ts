@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import type formidable from 'formidable';
 import type { Context, Middleware } from 'koa';
-import type { Config } from '../config.js';
-import { ApiError, invalidBody, payloadTooLarge } from '../errors.js';
+import type { Config } from '../platform/config.js';
+import { ApiError, invalidBody, payloadTooLarge } from '../core/errors.js';
 import { watchBodyPace } from './body-pace.js';
-import type { Endpoint } from '../manifest/types.js';
-import type { UploadedFile } from '../adapters/types.js';
-import { JSON_MAX_DEPTH, nestedDeeperThan } from '../json-depth.js';
+import type { Endpoint } from '../core/manifest-types.js';
+import type { UploadedFile } from '../contract/call.js';
+import { JSON_MAX_DEPTH, nestedDeeperThan } from '../core/json-depth.js';
 
 /**
  * Body parsing for endpoints that take one. A body of a type the endpoint does not

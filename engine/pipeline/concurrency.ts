@@ -1,4 +1,4 @@
-import { overloaded } from '../errors.js';
+import { overloaded } from '../core/errors.js';
 
 /**
  * A per-endpoint semaphore with a bounded wait queue: at most `limit` calls run,

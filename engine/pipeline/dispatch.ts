@@ -1,12 +1,12 @@
 import type { Middleware } from 'koa';
-import { ApiError } from '../errors.js';
-import { notFoundFor } from '../discovery/not-served.js';
-import { EndpointRouter, type RouteMatch } from '../router.js';
+import { ApiError } from '../core/errors.js';
+import { notFoundFor } from './discovery/not-served.js';
+import { EndpointRouter, type RouteMatch } from '../catalog/router.js';
 import { runBuiltin, type Builtin, type BuiltinDeps } from './builtin.js';
 import { endpointRunner, type EndpointDeps } from './endpoint.js';
-import type { RequestLabels } from '../metrics/metrics.js';
-import type { Endpoint } from '../manifest/types.js';
-import { getRefusal } from '../manifest/get-refusal.js';
+import type { RequestLabels } from '../platform/metrics/metrics.js';
+import type { Endpoint } from '../core/manifest-types.js';
+import { getRefusal } from '../catalog/get-refusal.js';
 
 /**
  * The one dispatcher: every request, manifest endpoint or built-in route, is looked up

@@ -1,21 +1,21 @@
 import type { Context } from 'koa';
-import type { Config } from '../config.js';
-import type { Registry, Route } from '../registry.js';
-import type { Output } from '../adapters/types.js';
-import { unavailable } from '../errors.js';
-import { authenticateKey, missingApiKey, missingApiKeyBeforeUpload, type AuthDeps, type Principal } from '../auth/authenticate.js';
-import { keyBeforeBody, keyInBody } from '../auth/key-from-request.js';
+import type { Config } from '../platform/config.js';
+import type { Registry, Route } from './endpoint-registry.js';
+import type { Output } from '../contract/call.js';
+import { unavailable } from '../core/errors.js';
+import { authenticateKey, missingApiKey, missingApiKeyBeforeUpload, type AuthDeps, type Principal } from '../platform/auth/authenticate.js';
+import { keyBeforeBody, keyInBody } from '../platform/auth/key-from-request.js';
 import { admit, type AdmitDeps } from './admit.js';
-import type { Endpoint } from '../manifest/types.js';
-import type { ResultCache } from '../cache.js';
-import { canonical, collectParams, validateParams } from '../params.js';
+import type { Endpoint } from '../core/manifest-types.js';
+import type { ResultCache } from '../platform/cache.js';
+import { canonical, collectParams, validateParams } from '../catalog/params.js';
 import { hasBody, removeUploads, type BodyParsers } from './body.js';
 import { Gate } from './concurrency.js';
 import { AdapterCall } from './adapter-call.js';
 import { Deadlines, type DeadlineQueue } from './deadlines.js';
 import { respond } from './respond.js';
-import type { Jobs } from '../jobs/service.js';
-import { asJob } from '../jobs/submit.js';
+import type { Jobs } from './jobs/service.js';
+import { asJob } from './jobs/submit.js';
 
 export interface EndpointDeps extends AdmitDeps {
   config: Config;
@@ -23,7 +23,7 @@ export interface EndpointDeps extends AdmitDeps {
   auth: AuthDeps;
   cache: ResultCache;
   bodies: BodyParsers;
-  /** Async jobs (engine/jobs): long-running endpoints take async=true, and run on the workers from `api` instances. */
+  /** Async jobs (engine/pipeline/jobs): long-running endpoints take async=true, and run on the workers from `api` instances. */
   jobs?: Jobs;
 }
 

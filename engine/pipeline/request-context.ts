@@ -1,18 +1,18 @@
 import crypto from 'node:crypto';
 import type { Middleware } from 'koa';
-import type { Config } from '../config.js';
-import { failure, toApiError } from '../envelope.js';
-import { keyFromRequest } from '../auth/key-from-request.js';
-import { redactText, redactUrl } from '../auth/redact.js';
-import type { Logger } from '../log.js';
-import { rootCause } from '../db/unavailable.js';
+import type { Config } from '../platform/config.js';
+import { failure, toApiError } from './envelope.js';
+import { keyFromRequest } from '../platform/auth/key-from-request.js';
+import { redactText, redactUrl } from '../platform/auth/redact.js';
+import type { Logger } from '../platform/log.js';
+import { rootCause } from '../platform/db/unavailable.js';
 import { hasBody } from './body.js';
-import { UNMATCHED, type EngineMetrics, type RequestLabels } from '../metrics/metrics.js';
-import { clientIpResolver } from '../http/client-ip.js';
-import type { Principal } from '../auth/authenticate.js';
-import type { UsageCounter } from '../db/usage.js';
+import { UNMATCHED, type EngineMetrics, type RequestLabels } from '../platform/metrics/metrics.js';
+import { clientIpResolver } from '../platform/http/client-ip.js';
+import type { Principal } from '../platform/auth/authenticate.js';
+import type { UsageCounter } from '../platform/db/usage.js';
 import { meterAnswer } from './usage-meter.js';
-import type { RequestSpan, RequestTracing } from '../tracing/tracing.js';
+import type { RequestSpan, RequestTracing } from '../platform/tracing/tracing.js';
 
 /** While the database is down every request fails alike: one warning per interval, not one per request. */
 const DATABASE_LOG_INTERVAL_MS = 10_000;

@@ -1,10 +1,10 @@
 import type { Context } from 'koa';
 import { Readable } from 'node:stream';
-import type { Config } from '../config.js';
-import type { Output } from '../adapters/types.js';
-import type { ResultAlso } from '../manifest/types.js';
-import { successJson } from '../envelope.js';
-import { sendFile } from '../storage/send-file.js';
+import type { Config } from '../platform/config.js';
+import type { Output } from '../contract/call.js';
+import type { ResultAlso } from '../core/manifest-types.js';
+import { successJson } from './envelope.js';
+import { sendFile } from '../platform/storage/send-file.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 

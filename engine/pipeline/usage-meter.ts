@@ -1,9 +1,9 @@
 import type { Context } from 'koa';
 import { Stream, type Readable } from 'node:stream';
-import type { Principal } from '../auth/authenticate.js';
-import type { UsageCounter } from '../db/usage.js';
-import type { EngineMetrics, RequestLabels } from '../metrics/metrics.js';
-import { UNMATCHED } from '../metrics/metrics.js';
+import type { Principal } from '../platform/auth/authenticate.js';
+import type { UsageCounter } from '../platform/db/usage.js';
+import type { EngineMetrics, RequestLabels } from '../platform/metrics/metrics.js';
+import { UNMATCHED } from '../platform/metrics/metrics.js';
 
 /**
  * What an answer cost, for billing (GET /api/admin/usage) and Prometheus: its status

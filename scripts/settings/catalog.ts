@@ -1,16 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT } from '../../engine/app.js';
-import { parseYaml } from '../../engine/yaml.js';
-import { schemaAjv } from '../../engine/manifest/load.js';
+import { ROOT } from '../../engine/app/app.js';
+import { parseYaml } from '../../engine/core/yaml.js';
+import { schemaAjv } from '../../engine/catalog/schema-check.js';
 import type { VariableUse } from './scan-variables.js';
 
 /**
- * The descriptions of engine/settings/variables.yaml, joined to what the scanner found:
+ * The descriptions of engine/platform/settings/variables.yaml, joined to what the scanner found:
  * one entry per variable the code reads, described by its row, or, for an upstream's
  * base URL or an executable's override path without a row, by where it is declared.
  */
-export const VARIABLES_FILE = path.join(ROOT, 'engine', 'settings', 'variables.yaml');
+export const VARIABLES_FILE = path.join(ROOT, 'engine', 'platform', 'settings', 'variables.yaml');
 
 export interface Row {
   group: string;

@@ -1,11 +1,11 @@
 import path from 'node:path';
-import type { Config } from '../../engine/config.js';
-import { ADAPTERS } from '../../engine/adapters/index.js';
-import type { AdapterSetup } from '../../engine/adapters/types.js';
-import type { Endpoint } from '../../engine/manifest/types.js';
-import { unavailableReason } from '../../engine/registry.js';
-import { UpstreamRegistry, type UpstreamSpec } from '../../engine/upstreams.js';
-import { ROOT } from '../../engine/app.js';
+import type { Config } from '../../engine/platform/config.js';
+import { ADAPTERS } from '../../engine/kinds/adapters/index.js';
+import type { AdapterSetup } from '../../engine/contract/call.js';
+import type { Endpoint } from '../../engine/core/manifest-types.js';
+import { unavailableReason } from '../../engine/pipeline/endpoint-registry.js';
+import { UpstreamRegistry, type UpstreamSpec } from '../../engine/catalog/upstreams.js';
+import { ROOT } from '../../engine/app/app.js';
 
 /**
  * Which variables enable which endpoints, learned by asking the engine's own availability

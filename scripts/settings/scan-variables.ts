@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { COMPILED_REGISTRY, ENDPOINTS_DIR, ROOT } from '../../engine/app.js';
-import { loadRegistryCompiled } from '../../engine/manifest/compiled.js';
-import { overrideVariable } from '../../engine/binaries.js';
-import type { Endpoint } from '../../engine/manifest/types.js';
-import type { UpstreamSpec } from '../../engine/upstreams.js';
+import { COMPILED_REGISTRY, ENDPOINTS_DIR, ROOT } from '../../engine/app/app.js';
+import { loadRegistryCompiled } from '../../engine/pipeline/compiled-catalog.js';
+import { overrideVariable } from '../../engine/core/binaries.js';
+import type { Endpoint } from '../../engine/core/manifest-types.js';
+import type { UpstreamSpec } from '../../engine/catalog/upstreams.js';
 
 /**
  * Every environment variable Manifold reads, found where it is read rather than listed
@@ -13,11 +13,11 @@ import type { UpstreamSpec } from '../../engine/upstreams.js';
  * (each has an override variable, binaries.ts), the manifests (`requires`, `${env.X}`
  * in adapter configs) and the upstream specs (base URL, keys, `${X}` in headers and
  * query, DNS/WHOIS servers). docs/settings.md and .env.example are generated from this
- * and engine/settings/variables.yaml; test/settings checks that the two agree.
+ * and engine/platform/settings/variables.yaml; test/settings checks that the two agree.
  */
 export interface VariableUse {
   name: string;
-  /** Where it is read: `engine/config.ts`, `endpoints/upstreams/acoustid.yaml`, `binary ffmpeg`… (sorted, unique). */
+  /** Where it is read: `engine/platform/config.ts`, `endpoints/upstreams/acoustid.yaml`, `binary ffmpeg`… (sorted, unique). */
   readBy: string[];
   /** Set when the variable is an upstream's base URL: the upstream and its default. */
   upstreamUrl?: { upstream: string; default?: string };

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import t from 'tap';
-import { code } from '../../engine/adapters/code.js';
-import { checkAdapterConfig } from '../../engine/registry.js';
-import { handlerFile } from '../../engine/handlers/load.js';
-import { closeScopeOf } from '../../engine/scope.js';
-import type { AdapterSetup, Call } from '../../engine/adapters/types.js';
-import type { Endpoint } from '../../engine/manifest/types.js';
+import { code } from '../../engine/kinds/adapters/code.js';
+import { checkAdapterConfig } from '../../engine/pipeline/endpoint-registry.js';
+import { handlerFile } from '../../engine/kinds/handlers/load.js';
+import { closeScopeOf } from '../../engine/platform/scope.js';
+import type { AdapterSetup, Call } from '../../engine/contract/call.js';
+import type { Endpoint } from '../../engine/core/manifest-types.js';
 
 /** One configuration for every setup here: its engine scope holds the one code pool, closed at the end. */
 const config = { env: {} };
@@ -42,8 +42,8 @@ t.test('a cost: cpu handler runs in a worker with params and options only', asyn
   fs.writeFileSync(
     file,
     `import { threadId } from 'node:worker_threads';
-import { FileOutput } from '../types.js';
-import { invalidParameter } from '../../errors.js';
+import { FileOutput } from '../../../contract/handler.js';
+import { invalidParameter } from '../../../core/errors.js';
 export const where = (input) => ({ threadId, keys: Object.keys(input).sort(), options: input.options });
 export const file = ({ params }) => new FileOutput(Buffer.from(params.text), 'txt', 'text/plain');
 export const bad = () => { throw invalidParameter('text', 'is not acceptable'); };

@@ -1,7 +1,7 @@
 import t from 'tap';
-import { code } from '../../engine/adapters/code.js';
-import { UpstreamRegistry } from '../../engine/upstreams.js';
-import type { AdapterSetup } from '../../engine/adapters/types.js';
+import { code } from '../../engine/kinds/adapters/code.js';
+import { UpstreamRegistry } from '../../engine/catalog/upstreams.js';
+import type { AdapterSetup } from '../../engine/contract/call.js';
 
 /** `upstreams` on a code endpoint: available when any one of them is configured. */
 const specs = [

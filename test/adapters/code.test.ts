@@ -1,19 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { code } from '../../engine/adapters/code.js';
-import { checkAdapterConfig } from '../../engine/registry.js';
-import { handlerFile, loadHandler, missingHandler } from '../../engine/handlers/load.js';
-import { ManifestError } from '../../engine/manifest/load.js';
-import type { AdapterSetup, Call } from '../../engine/adapters/types.js';
-import type { Endpoint } from '../../engine/manifest/types.js';
+import { code } from '../../engine/kinds/adapters/code.js';
+import { checkAdapterConfig } from '../../engine/pipeline/endpoint-registry.js';
+import { handlerFile, loadHandler, missingHandler } from '../../engine/kinds/handlers/load.js';
+import { ManifestError } from '../../engine/catalog/schema-check.js';
+import type { AdapterSetup, Call } from '../../engine/contract/call.js';
+import type { Endpoint } from '../../engine/core/manifest-types.js';
 
 const endpoint = (config: Record<string, unknown>, extra: Partial<Endpoint> = {}) =>
   ({ file: 'tools/x.yaml', path: '/api/tools/x', response: 'json', adapter: { kind: 'code', config }, ...extra }) as unknown as Endpoint;
 const call = (params: Record<string, unknown>) => ({ params }) as unknown as Call;
 
-t.test('handler names map to modules under engine/handlers, mirroring the manifest', async (t) => {
-  t.ok(handlerFile('tools/reverse').endsWith(path.join('engine', 'handlers', 'tools', 'reverse.ts')));
+t.test('handler names map to modules under engine/kinds/handlers, mirroring the manifest', async (t) => {
+  t.ok(handlerFile('tools/reverse').endsWith(path.join('engine', 'kinds', 'handlers', 'tools', 'reverse.ts')));
   t.equal(missingHandler('tools/reverse'), undefined);
   t.match(missingHandler('tools/no-such-tool'), /no handler module .*no-such-tool\.ts/);
   t.equal(typeof (await loadHandler('tools/reverse')), 'function');
@@ -42,7 +42,7 @@ t.test('a handler value becomes result, wrapped when asked; files are hosted or 
   const file = handlerFile('tools/zz-code-test');
   fs.writeFileSync(
     file,
-    `import { FileOutput, Reply } from '../types.js';
+    `import { FileOutput, Reply } from '../../../contract/handler.js';
 export const file = ({ options }) => new FileOutput(Buffer.from(options.text), 'txt', 'text/plain');
 export const redirect = () => new Reply({ type: 'redirect', location: 'https://example.org/' });\n`,
   );

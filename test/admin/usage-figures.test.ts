@@ -4,7 +4,7 @@
  * and the same figures in /metrics (labelled by endpoint and tier, never the key).
  */
 import t from 'tap';
-import { csvLine } from '../../engine/admin/usage-routes.js';
+import { csvLine } from '../../engine/pipeline/admin/usage-routes.js';
 import { serveEndpoints } from '../search/serve-endpoints.js';
 import { TEST_ADMIN_TOKEN } from '../support/tokens.js';
 import { chunk, completion, fakeOpenAi } from '../ai/fake-openai.js';

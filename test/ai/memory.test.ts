@@ -1,6 +1,6 @@
 import t from 'tap';
-import { ConversationMemory } from '../../engine/ai/memory.js';
-import { openDatabase } from '../../engine/db/database.js';
+import { ConversationMemory } from '../../engine/features/ai/memory.js';
+import { openDatabase } from '../../engine/platform/db/database.js';
 import { testDialects } from '../support/dialects.js';
 
 const ai = { endpoint: 'GET /api/ai/ai', keyId: 'key_a' };

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { gatewayFrom, modelRegistry, parseRegistry, resolveModel } from '../../engine/ai/registry.js';
-import { UpstreamRegistry, type UpstreamSpec } from '../../engine/upstreams.js';
+import { gatewayFrom, modelRegistry, parseRegistry, resolveModel } from '../../engine/features/ai/registry.js';
+import { UpstreamRegistry, type UpstreamSpec } from '../../engine/catalog/upstreams.js';
 
 const spec = (name: string, key?: string): UpstreamSpec => ({
   name,

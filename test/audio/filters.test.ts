@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { DENOISE, VOCAL_CUT, VOCAL_CUT_KEEP_BASS } from '../../engine/audio/filters.js';
+import { DENOISE, VOCAL_CUT, VOCAL_CUT_KEEP_BASS } from '../../engine/features/audio/filters.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../endpoints/tools/fixtures');
 const mix = path.join(FIXTURES, 'vocalremover-mix.mp3');

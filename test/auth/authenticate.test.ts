@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import t from 'tap';
-import { authenticate, authenticateKey, TEST_KEY_ID } from '../../engine/auth/authenticate.js';
-import { KeyStore } from '../../engine/auth/key-store.js';
-import { loadConfig } from '../../engine/config.js';
-import { openDatabase } from '../../engine/db/database.js';
+import { authenticate, authenticateKey, TEST_KEY_ID } from '../../engine/platform/auth/authenticate.js';
+import { KeyStore } from '../../engine/platform/auth/key-store.js';
+import { loadConfig } from '../../engine/platform/config.js';
+import { openDatabase } from '../../engine/platform/db/database.js';
 import { timingSafeEqualSpy } from './crypto-spy.js';
 import { startApp, type TestLike } from './koa-harness.js';
 
@@ -31,7 +31,7 @@ t.test('principals by tier, and the two 401s', async (t) => {
 
 t.test('the shared test key is compared in constant time over SHA-256 digests', async (t) => {
   const spy = timingSafeEqualSpy();
-  const mod = await t.mockImport<typeof import('../../engine/auth/authenticate.js')>('../../engine/auth/authenticate.js', spy.mocks);
+  const mod = await t.mockImport<typeof import('../../engine/platform/auth/authenticate.js')>('../../engine/platform/auth/authenticate.js', spy.mocks);
   const d = deps(t);
   t.equal((await mod.authenticateKey('shared-test-key', d)).tier, 'test');
   t.equal(spy.calls.length, 1);

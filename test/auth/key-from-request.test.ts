@@ -1,5 +1,5 @@
 import t from 'tap';
-import { bearerToken, keyFromRequest } from '../../engine/auth/key-from-request.js';
+import { bearerToken, keyFromRequest } from '../../engine/platform/auth/key-from-request.js';
 import { startApp } from './koa-harness.js';
 
 t.test('the key is read from each of the five places', async (t) => {

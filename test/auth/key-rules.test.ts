@@ -11,9 +11,9 @@ import { serve, type Served } from '../support/serve.js';
 import { testEndpoints } from '../engine/test-endpoints.js';
 import { TEST_ADMIN_TOKEN } from '../support/tokens.js';
 import { startRedis } from '../limits/redis-server.js';
-import { createRevocations } from '../../engine/auth/revocations.js';
-import { silentLogger } from '../../engine/log.js';
-import { KeyStore } from '../../engine/auth/key-store.js';
+import { createRevocations } from '../../engine/platform/auth/revocations.js';
+import { silentLogger } from '../../engine/platform/log.js';
+import { KeyStore } from '../../engine/platform/auth/key-store.js';
 
 const { endpoints } = testEndpoints();
 const ADMIN = { Authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'Content-Type': 'application/json' };

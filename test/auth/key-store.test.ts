@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { KeyStore } from '../../engine/auth/key-store.js';
-import { openDatabase } from '../../engine/db/database.js';
+import { KeyStore } from '../../engine/platform/auth/key-store.js';
+import { openDatabase } from '../../engine/platform/db/database.js';
 import { testDialects } from '../support/dialects.js';
 import { timingSafeEqualSpy } from './crypto-spy.js';
 import type { TestLike } from './koa-harness.js';
@@ -95,7 +95,10 @@ for (const dialect of dialects) {
 
   t.test(`${dialect.name}: verify compares digests with crypto.timingSafeEqual`, async (t) => {
     const spy = timingSafeEqualSpy();
-    const { KeyStore: SpiedStore } = await t.mockImport<typeof import('../../engine/auth/key-store.js')>('../../engine/auth/key-store.js', spy.mocks);
+    const { KeyStore: SpiedStore } = await t.mockImport<typeof import('../../engine/platform/auth/key-store.js')>(
+      '../../engine/platform/auth/key-store.js',
+      spy.mocks,
+    );
     const store = new SpiedStore(await dialect.open(t));
     const created = await store.create();
     t.ok(await store.verify(created.key));

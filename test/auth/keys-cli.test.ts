@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { KeyStore } from '../../engine/auth/key-store.js';
-import { openDatabase } from '../../engine/db/database.js';
+import { KeyStore } from '../../engine/platform/auth/key-store.js';
+import { openDatabase } from '../../engine/platform/db/database.js';
 import { startPostgres } from '../support/postgres.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -3,7 +3,7 @@ import { timingSafeEqualSpy } from './crypto-spy.js';
 import { serve } from '../support/serve.js';
 import { TEST_ADMIN_TOKEN } from '../support/tokens.js';
 
-/** The key routes are built-ins (engine/admin/keys-routes.ts), served by the real engine with no manifests. */
+/** The key routes are built-ins (engine/pipeline/admin/keys-routes.ts), served by the real engine with no manifests. */
 const ADMIN = { Authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 
@@ -98,7 +98,7 @@ t.test('without ADMIN_TOKEN admin writes are disabled', async (t) => {
 
 t.test('the admin token is compared in constant time', async (t) => {
   const spy = timingSafeEqualSpy();
-  const mod = await t.mockImport<typeof import('../../engine/admin/admin-token.js')>('../../engine/admin/admin-token.js', spy.mocks);
+  const mod = await t.mockImport<typeof import('../../engine/pipeline/admin/admin-token.js')>('../../engine/pipeline/admin/admin-token.js', spy.mocks);
   t.throws(() => mod.requireAdminToken('Bearer x', TEST_ADMIN_TOKEN), { code: 'forbidden' });
   t.doesNotThrow(() => mod.requireAdminToken(ADMIN.Authorization, TEST_ADMIN_TOKEN));
   t.equal(spy.calls.length, 2);

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { koaBody } from 'koa-body';
-import type { ApiError } from '../../engine/errors.js';
+import type { ApiError } from '../../engine/core/errors.js';
 
 /** The part of a tap Test the helpers use (tap's own type is a deep generic). */
 export interface TestLike {

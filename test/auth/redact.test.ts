@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import t from 'tap';
-import { REDACTED, redactBody, redactHeaders, redactLogLine, redactText, redactUrl } from '../../engine/auth/redact.js';
-import { createLogger } from '../../engine/log.js';
+import { REDACTED, redactBody, redactHeaders, redactLogLine, redactText, redactUrl } from '../../engine/platform/auth/redact.js';
+import { createLogger } from '../../engine/platform/log.js';
 
 const KEY = 'Zq7vK2pLx9Wm4';
 

@@ -2,11 +2,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
-import { ROOT } from '../../engine/root.js';
-import { TempMailStore } from '../../engine/tempmail/store.js';
-import { loadUpstreamSpecs } from '../../engine/upstreams.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
+import { ROOT } from '../../engine/core/root.js';
+import { TempMailStore } from '../../engine/features/tempmail/store.js';
+import { loadUpstreamSpecs } from '../../engine/catalog/upstreams.js';
 import { completion, fakeOpenAi } from '../ai/fake-openai.js';
 import { jobWhenDone, startSite } from '../jobs/site.js';
 import { serve, TEST_KEY } from '../support/serve.js';
@@ -27,12 +27,12 @@ const DOMAIN = 'mail.test';
 const all = loadEndpoints(ENDPOINTS_DIR);
 
 /** Modules whose import makes a code handler read or change stored state. */
-const STATEFUL_IMPORT = /from '\.\.\/\.\.\/(tempmail|shortener|jobs|db|ai\/memory)\//;
+const STATEFUL_IMPORT = /from '(?:\.\.\/)+(features\/tempmail|features\/shortener|pipeline\/jobs|platform\/db|features\/ai\/memory)\//;
 const handlerOf = (e: (typeof all)[number]) => (e.adapter.kind === 'code' ? String((e.adapter.config as { handler: string }).handler) : undefined);
 const stateful = all.filter((e) => {
   const handler = handlerOf(e);
-  if (handler) return STATEFUL_IMPORT.test(fs.readFileSync(path.join(ROOT, 'engine', 'handlers', `${handler.split('#')[0]}.ts`), 'utf8'));
-  // conversation memory (engine/adapters/ai.ts) and stored uploads
+  if (handler) return STATEFUL_IMPORT.test(fs.readFileSync(path.join(ROOT, 'engine', 'kinds', 'handlers', `${handler.split('#')[0]}.ts`), 'utf8'));
+  // conversation memory (engine/kinds/adapters/ai.ts) and stored uploads
   return (e.adapter.kind === 'ai' && 'session' in e.params) || e.adapter.kind === 'upload';
 });
 const byHandler = (name: string) => stateful.filter((e) => handlerOf(e) === `tempgen/${name}`);

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { DEFAULT_TEST_API_KEY, loadConfig } from '../../engine/config.js';
+import { DEFAULT_TEST_API_KEY, loadConfig } from '../../engine/platform/config.js';
 import { serve } from '../support/serve.js';
 
 /** TEST_API_KEY=off: the shared test key answers 401 invalid_api_key, like any unknown key (not 429 forever, as TEST_KEY_RPM=0 does). */

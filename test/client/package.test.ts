@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import t from 'tap';
-import { ROOT } from '../../engine/app.js';
+import { ROOT } from '../../engine/app/app.js';
 import { buildClient } from '../../clients/typescript/build.js';
 import { documentUrl, generateTypes } from '../../clients/typescript/generate.js';
 import { TEST_KEY } from '../support/serve.js';

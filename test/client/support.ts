@@ -5,8 +5,8 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ENDPOINTS_DIR, ROOT } from '../../engine/app.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
+import { ENDPOINTS_DIR, ROOT } from '../../engine/app/app.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
 import { serve, type Served } from '../support/serve.js';
 
 /** An instance with fun/quote, tools/reverse and tools/jsonformat (and the built-in routes). */

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import t from 'tap';
-import { ROOT } from '../../engine/app.js';
+import { ROOT } from '../../engine/app/app.js';
 import { documentUrl, generateTypes } from '../../clients/typescript/generate.js';
 import { TEST_KEY } from '../support/serve.js';
 import { serveClientEndpoints, tscPath } from './support.js';

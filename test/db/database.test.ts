@@ -4,10 +4,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { sql } from 'kysely';
-import { loadConfig } from '../../engine/config.js';
-import { closeDatabase, database, openDatabase, readyDatabase } from '../../engine/db/database.js';
-import { Sqlite } from '../../engine/db/sqlite-driver.js';
-import { MIGRATION_NAMES } from '../../engine/db/migrations.js';
+import { loadConfig } from '../../engine/platform/config.js';
+import { closeDatabase, database, openDatabase, readyDatabase } from '../../engine/platform/db/database.js';
+import { Sqlite } from '../../engine/platform/db/sqlite-driver.js';
+import { MIGRATION_NAMES } from '../../engine/platform/db/migrations.js';
 import { testDialects } from '../support/dialects.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

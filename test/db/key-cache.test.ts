@@ -10,7 +10,7 @@
  */
 import { once } from 'node:events';
 import t from 'tap';
-import { database } from '../../engine/db/database.js';
+import { database } from '../../engine/platform/db/database.js';
 import { startPostgres } from '../support/postgres.js';
 import { TEST_ADMIN_TOKEN } from '../support/tokens.js';
 import { serve, TEST_KEY, type Served } from '../support/serve.js';
@@ -139,7 +139,7 @@ t.test('PostgreSQL frozen: known keys answer from the cache, the rest 503 at onc
 });
 
 t.test('KEY_CACHE_TTL_S must be a whole number of seconds', async (t) => {
-  const { keyCacheTtlMs } = await import('../../engine/auth/settings.js');
+  const { keyCacheTtlMs } = await import('../../engine/platform/auth/settings.js');
   t.equal(keyCacheTtlMs({}), 60_000);
   t.equal(keyCacheTtlMs({ KEY_CACHE_TTL_S: '0' }), 0);
   t.throws(() => keyCacheTtlMs({ KEY_CACHE_TTL_S: '1.5' }), /KEY_CACHE_TTL_S must be a non-negative integer/);

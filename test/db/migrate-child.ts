@@ -3,7 +3,7 @@
  * SQLite file) as an instance booting would, waits for the migrations and exits
  * 0, or prints the failure and exits 1. Started in pairs by database.test.ts.
  */
-import { openDatabase } from '../../engine/db/database.js';
+import { openDatabase } from '../../engine/platform/db/database.js';
 
 const where = process.argv[2];
 const db = openDatabase(where.startsWith('postgres://') ? { url: where } : { file: where });

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import t from 'tap';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
 import { startPostgres } from '../support/postgres.js';
 import { serve } from '../support/serve.js';
 import { TEST_ADMIN_TOKEN } from '../support/tokens.js';

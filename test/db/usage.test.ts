@@ -1,6 +1,6 @@
 import t from 'tap';
-import { openDatabase } from '../../engine/db/database.js';
-import { NO_FIGURES, UsageCounter } from '../../engine/db/usage.js';
+import { openDatabase } from '../../engine/platform/db/database.js';
+import { NO_FIGURES, UsageCounter } from '../../engine/platform/db/usage.js';
 import { testDialects } from '../support/dialects.js';
 
 for (const dialect of await testDialects(t)) {

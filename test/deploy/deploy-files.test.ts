@@ -5,7 +5,7 @@ import path from 'node:path';
 import t from 'tap';
 import YAML from 'yaml';
 import { validate, ValidationSeverity, type ValidatorSettings } from 'dockerfile-utils';
-import { ROOT } from '../../engine/root.js';
+import { ROOT } from '../../engine/core/root.js';
 
 /**
  * The Docker engine does not run on the machines Manifold is built on, so the images are
@@ -143,7 +143,7 @@ t.test('compose: pinned images that exist today, replicas by one setting, secret
   const env = api?.environment ?? {};
   for (const variable of ['DATABASE_URL', 'REDIS_URL', 'S3_BUCKET', 'S3_ENDPOINT', 'PUBLIC_BASE_URL', 'TRUST_PROXY'])
     t.ok(env[variable], `api sets ${variable}`);
-  // the README, or the settings reference generated from engine/settings/variables.yaml
+  // the README, or the settings reference generated from engine/platform/settings/variables.yaml
   const documented = read('README.md') + (fs.existsSync(path.join(ROOT, 'docs/settings.md')) ? read('docs/settings.md') : '');
   for (const variable of Object.keys(env)) t.match(documented, `\`${variable}\``, `${variable} is documented (README or docs/settings.md)`);
   t.match(env.DATABASE_URL, /@postgres:/);

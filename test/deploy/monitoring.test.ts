@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import YAML from 'yaml';
-import { ROOT } from '../../engine/root.js';
+import { ROOT } from '../../engine/core/root.js';
 import { serve } from '../support/serve.js';
 import { testEndpoints } from '../engine/test-endpoints.js';
 

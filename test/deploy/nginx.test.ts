@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { ROOT } from '../../engine/root.js';
+import { ROOT } from '../../engine/core/root.js';
 
 /**
  * deploy/nginx.conf under Debian's nginx (.ci/run installs nginx-light): `nginx -t` on the

@@ -1,8 +1,8 @@
-/** GET /api/admin/endpoints' rows (engine/discovery/listing.ts), from a registry of two endpoints. */
+/** GET /api/admin/endpoints' rows (engine/pipeline/discovery/listing.ts), from a registry of two endpoints. */
 import t from 'tap';
-import { listing } from '../../engine/discovery/listing.js';
-import type { Registry } from '../../engine/registry.js';
-import type { Endpoint } from '../../engine/manifest/types.js';
+import { listing } from '../../engine/pipeline/discovery/listing.js';
+import type { Registry } from '../../engine/pipeline/endpoint-registry.js';
+import type { Endpoint } from '../../engine/core/manifest-types.js';
 
 const endpoint = (path: string, extra: Partial<Endpoint>) =>
   ({

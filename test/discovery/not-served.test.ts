@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
-import { loadNotServed, NOT_SERVED_FILE } from '../../engine/discovery/not-served.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
+import { loadNotServed, NOT_SERVED_FILE } from '../../engine/pipeline/discovery/not-served.js';
 import { serve, tempDataDir, TEST_KEY } from '../support/serve.js';
 
 const endpoints = loadEndpoints(ENDPOINTS_DIR);

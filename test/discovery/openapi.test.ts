@@ -3,12 +3,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { loadConfig } from '../../engine/config.js';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadEndpoints, loadManifestFile } from '../../engine/manifest/load.js';
-import { EndpointRouter } from '../../engine/router.js';
-import type { Registry, Route } from '../../engine/registry.js';
-import { buildOpenApi } from '../../engine/discovery/openapi.js';
+import { loadConfig } from '../../engine/platform/config.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { loadEndpoints, loadManifestFile } from '../../engine/catalog/load.js';
+import { EndpointRouter } from '../../engine/catalog/router.js';
+import type { Registry, Route } from '../../engine/pipeline/endpoint-registry.js';
+import { buildOpenApi } from '../../engine/pipeline/discovery/openapi.js';
 import { builtin } from '../../engine/pipeline/builtin.js';
 
 /**

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { serve } from '../support/serve.js';
-import { buildOpenApi } from '../../engine/discovery/openapi.js';
+import { buildOpenApi } from '../../engine/pipeline/discovery/openapi.js';
 
 /** GET /openapi.json and /docs on a running engine, over HTTP, without a key. */
 

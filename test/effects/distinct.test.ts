@@ -7,8 +7,8 @@
 import crypto from 'node:crypto';
 import t from 'tap';
 import sharp from 'sharp';
-import { loadTemplates } from '../../engine/effects/templates.js';
-import { RenderPool } from '../../engine/effects/render-pool.js';
+import { loadTemplates } from '../../engine/features/effects/templates.js';
+import { RenderPool } from '../../engine/features/effects/render-pool.js';
 import { testPhoto } from './support.js';
 
 const WIDTH = 160;

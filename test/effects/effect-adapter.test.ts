@@ -1,13 +1,13 @@
 import path from 'node:path';
 import t from 'tap';
 import sharp from 'sharp';
-import { effect } from '../../engine/adapters/effect.js';
-import { photoOp } from '../../engine/effects/photo-op.js';
-import { closeScopeOf } from '../../engine/scope.js';
-import { RenderPool } from '../../engine/effects/render-pool.js';
-import { loadTemplates } from '../../engine/effects/templates.js';
-import { ApiError } from '../../engine/errors.js';
-import type { AdapterSetup, Call } from '../../engine/adapters/types.js';
+import { effect } from '../../engine/kinds/adapters/effect.js';
+import { photoOp } from '../../engine/features/effects/photo-op.js';
+import { closeScopeOf } from '../../engine/platform/scope.js';
+import { RenderPool } from '../../engine/features/effects/render-pool.js';
+import { loadTemplates } from '../../engine/features/effects/templates.js';
+import { ApiError } from '../../engine/core/errors.js';
+import type { AdapterSetup, Call } from '../../engine/contract/call.js';
 import { testPhoto } from './support.js';
 import { adapterCall } from '../support/adapter-call.js';
 

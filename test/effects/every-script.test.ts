@@ -4,13 +4,13 @@ import path from 'node:path';
 import t from 'tap';
 import sharp from 'sharp';
 import { createCanvas } from '@napi-rs/canvas';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadManifestFile } from '../../engine/manifest/load.js';
-import { TEMPLATES_DIR } from '../../engine/effects/templates.js';
-import { parseYaml } from '../../engine/yaml.js';
-import { fontCss, registerFonts } from '../../engine/effects/fonts.js';
-import { graphemes } from '../../engine/effects/glyph-units.js';
-import { FALLBACK_FAMILIES, FONT_PACKAGES, missingScriptFonts } from '../../engine/effects/script-fonts.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { loadManifestFile } from '../../engine/catalog/load.js';
+import { TEMPLATES_DIR } from '../../engine/features/effects/templates.js';
+import { parseYaml } from '../../engine/core/yaml.js';
+import { fontCss, registerFonts } from '../../engine/features/effects/fonts.js';
+import { graphemes } from '../../engine/features/effects/glyph-units.js';
+import { FALLBACK_FAMILIES, FONT_PACKAGES, missingScriptFonts } from '../../engine/features/effects/script-fonts.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 
 /**

@@ -14,7 +14,7 @@ const CHROMIUM = '/usr/bin/chromium';
 const served = await serve({});
 const base = served.url;
 const total = served.engine.registry.routes.filter((r) => r.endpoint.adapter.kind === 'effect').length;
-// the engine's close stops its render pool (engine/scope.ts)
+// the engine's close stops its render pool (engine/platform/scope.ts)
 t.teardown(() => served.close());
 
 t.test('previews are images; unknown templates 404', async (t) => {

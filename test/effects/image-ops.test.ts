@@ -1,7 +1,7 @@
 import t from 'tap';
 import sharp, { type OutputInfo } from 'sharp';
-import { runImageOp, MAX_SIDE, type ImageOp } from '../../engine/effects/image-ops.js';
-import { PHOTO_UNREADABLE } from '../../engine/effects/render.js';
+import { runImageOp, MAX_SIDE, type ImageOp } from '../../engine/features/effects/image-ops.js';
+import { PHOTO_UNREADABLE } from '../../engine/features/effects/render.js';
 import { bombPng, testPhoto } from './support.js';
 
 const photo = testPhoto(120, 80);

@@ -1,8 +1,8 @@
 /** EFFECTS_QUEUE is per worker, as documented: threads × queue renders may wait, the rest get 503 overloaded. */
 import t from 'tap';
-import { ApiError } from '../../engine/errors.js';
-import { DEFAULT_QUEUE_PER_WORKER, RenderPool } from '../../engine/effects/render-pool.js';
-import { loadTemplates } from '../../engine/effects/templates.js';
+import { ApiError } from '../../engine/core/errors.js';
+import { DEFAULT_QUEUE_PER_WORKER, RenderPool } from '../../engine/features/effects/render-pool.js';
+import { loadTemplates } from '../../engine/features/effects/templates.js';
 
 const template = loadTemplates().get('galaxy')!.template;
 

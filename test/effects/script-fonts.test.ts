@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import t from 'tap';
-import { checkScriptFonts, SCRIPT_FONTS, type ScriptFont } from '../../engine/effects/script-fonts.js';
+import { checkScriptFonts, SCRIPT_FONTS, type ScriptFont } from '../../engine/features/effects/script-fonts.js';
 
-/** The boot check of engine/effects/script-fonts.ts: one line, which scripts fall back and how to fix it, never a crash. */
+/** The boot check of engine/features/effects/script-fonts.ts: one line, which scripts fall back and how to fix it, never a crash. */
 
 const logged = async (env: Record<string, string>, fonts?: readonly ScriptFont[]) => {
   const lines: Record<string, unknown>[] = [];

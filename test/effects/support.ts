@@ -1,5 +1,5 @@
 import { deflateSync } from 'node:zlib';
-import { samplePhoto } from '../../engine/effects/sample-photo.js';
+import { samplePhoto } from '../../engine/features/effects/sample-photo.js';
 
 /** The synthetic photo tests feed to photo templates. */
 export const testPhoto = samplePhoto;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import t from 'tap';
-import { loadTemplates, TEMPLATES_DIR } from '../../engine/effects/templates.js';
-import { FONTS, registerFonts } from '../../engine/effects/fonts.js';
+import { loadTemplates, TEMPLATES_DIR } from '../../engine/features/effects/templates.js';
+import { FONTS, registerFonts } from '../../engine/features/effects/fonts.js';
 import { GlobalFonts } from '@napi-rs/canvas';
 
 const registry = loadTemplates();

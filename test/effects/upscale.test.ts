@@ -1,7 +1,7 @@
 import t from 'tap';
 import sharp from 'sharp';
-import { upscale, enhance, closeUpscalePool, NEURAL_MAX_PIXELS } from '../../engine/effects/upscale.js';
-import runEsrgan, { TILE } from '../../engine/effects/esrgan-worker.js';
+import { upscale, enhance, closeUpscalePool, NEURAL_MAX_PIXELS } from '../../engine/features/effects/upscale.js';
+import runEsrgan, { TILE } from '../../engine/features/effects/esrgan-worker.js';
 import { testPhoto } from './support.js';
 
 t.teardown(closeUpscalePool);

@@ -11,7 +11,7 @@ import https from 'node:https';
 import net from 'node:net';
 import path from 'node:path';
 import t from 'tap';
-import { SQLITE_DRIVER } from '../../engine/db/sqlite-driver.js';
+import { SQLITE_DRIVER } from '../../engine/platform/db/sqlite-driver.js';
 import { tempDataDir } from '../support/serve.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

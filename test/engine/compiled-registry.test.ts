@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { loadRegistryCompiled } from '../../engine/manifest/compiled.js';
+import { loadRegistryCompiled } from '../../engine/pipeline/compiled-catalog.js';
 import { tempDataDir } from '../support/serve.js';
 import { writeTestEndpoints } from './test-endpoints.js';
 

@@ -1,15 +1,15 @@
 /**
- * Integer settings are read one strict way (engine/settings/int.ts): a typo in any of
+ * Integer settings are read one strict way (engine/platform/settings/int.ts): a typo in any of
  * them stops the boot with a message naming the variable, never silently means the
  * default — including the pools' sizes, which are used only when a pool first starts.
  */
 import os from 'node:os';
 import t from 'tap';
-import { loadConfig } from '../../engine/config.js';
-import { createEngine } from '../../engine/app.js';
-import { closeCpuPool, cpuPool, DEFAULT_TASK_MS } from '../../engine/handlers/cpu-pool.js';
-import { closeRenderPool, renderPool } from '../../engine/effects/shared.js';
-import { silentLogger } from '../../engine/log.js';
+import { loadConfig } from '../../engine/platform/config.js';
+import { createEngine } from '../../engine/app/app.js';
+import { closeCpuPool, cpuPool, DEFAULT_TASK_MS } from '../../engine/kinds/handlers/cpu-pool.js';
+import { closeRenderPool, renderPool } from '../../engine/features/effects/shared.js';
+import { silentLogger } from '../../engine/platform/log.js';
 import { tempDataDir } from '../support/serve.js';
 
 /** Typos an operator makes, and forms Number() would take but an integer setting should not. */

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { serve, TEST_KEY } from '../support/serve.js';
 import { testEndpoints } from './test-endpoints.js';
-import { compiledSchemaCount } from '../../engine/params.js';
-import type { Logger } from '../../engine/log.js';
+import { compiledSchemaCount } from '../../engine/catalog/params.js';
+import type { Logger } from '../../engine/platform/log.js';
 
 // a local upstream: /slow answers after 1.5 s, /count counts its calls
 let calls = 0;
@@ -221,7 +221,7 @@ t.test('built-in routes answer 405 with Allow too', async (t) => {
 });
 
 t.test('params marked secret are redacted from the log line', async (t) => {
-  const { redactUrl } = await import('../../engine/auth/redact.js');
+  const { redactUrl } = await import('../../engine/platform/auth/redact.js');
   t.equal(
     redactUrl('/api/checker/card?number=4111111111111111&apikey=k&x=1', new Set(['number'])),
     '/api/checker/card?number=[redacted]&apikey=[redacted]&x=1',
@@ -235,7 +235,7 @@ t.test('public endpoints need no key and count against a per-address budget', as
 });
 
 t.test('a binary is found on PATH or through its *_PATH override', async (t) => {
-  const { onPath } = await import('../../engine/binaries.js');
+  const { onPath } = await import('../../engine/core/binaries.js');
   t.ok(onPath('node', { PATH: process.env.PATH! }));
   t.notOk(onPath('yt-dlp', { PATH: '/nonexistent' }));
   t.ok(onPath('yt-dlp', { PATH: '/nonexistent', YTDLP_PATH: process.execPath }), 'YTDLP_PATH names it');

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import t from 'tap';
 import { serve } from '../support/serve.js';
-import type { Logger } from '../../engine/log.js';
-import { engineFeatures } from '../../engine/features.js';
+import type { Logger } from '../../engine/platform/log.js';
+import { engineFeatures } from '../../engine/app/features.js';
 
 const connects = (port: number) =>
   new Promise<boolean>((resolve) => {

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { loadEndpoints } from '../../engine/manifest/load.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
 import { tempDataDir } from '../support/serve.js';
 
 function load(keys: string) {

@@ -1,5 +1,5 @@
 /**
- * Named mappings (engine/manifest/mappings.ts): a manifest names a mapping and gives
+ * Named mappings (engine/catalog/mappings.ts): a manifest names a mapping and gives
  * its parameters; the loader resolves the reference and fails with the manifest's file
  * and the mapping's name when the mapping or a parameter is wrong; parameter values are
  * bound as JMESPath variables, so a value can never act as an expression.
@@ -8,11 +8,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { loadManifestFile } from '../../engine/manifest/load.js';
-import { compileMapping, type Expression, type ResolvedMapping } from '../../engine/mapping.js';
-import { loadRegistryCompiled } from '../../engine/manifest/compiled.js';
-import { INLINE_MAX_CHARS } from '../../engine/manifest/expressions.js';
-import { checkAdapterConfig } from '../../engine/registry.js';
+import { loadManifestFile } from '../../engine/catalog/load.js';
+import { compileMapping, type Expression, type ResolvedMapping } from '../../engine/core/mapping.js';
+import { loadRegistryCompiled } from '../../engine/pipeline/compiled-catalog.js';
+import { INLINE_MAX_CHARS } from '../../engine/catalog/expressions.js';
+import { checkAdapterConfig } from '../../engine/pipeline/endpoint-registry.js';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'manifold-mappings-'));
 t.teardown(() => fs.rmSync(root, { recursive: true, force: true }));

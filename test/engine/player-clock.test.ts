@@ -1,5 +1,5 @@
 import t from 'tap';
-import { playerClock } from '../../engine/player-clock.js';
+import { playerClock } from '../../engine/core/player-clock.js';
 
 t.test('durations as a media player shows them', async (t) => {
   t.equal(playerClock(0), '0:00');

@@ -54,7 +54,7 @@ t.test('two instances behind one Redis enforce one shared budget', async (t) => 
   }
   // The default command timeout (500 ms) on a loaded machine: a fixed wall-clock timeout answered
   // 503 to 2 of 7 requests at load 13, as the answers sat unread while the process was not
-  // scheduled; the deadline now counts only time the event loop was not late (engine/redis.ts).
+  // scheduled; the deadline now counts only time the event loop was not late (engine/platform/redis.ts).
   // `deny`, so that a command that timed out anyway shows as a 503 rather than as a hit counted
   // locally (which would make the total inexact in a way harder to read).
   const env = { TEST_KEY_RPM: '7', REDIS_URL: redisUrl, RATE_LIMIT_ON_REDIS_FAILURE: 'deny' };

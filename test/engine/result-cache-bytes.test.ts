@@ -1,5 +1,5 @@
 /**
- * The result cache is bounded by bytes, keys included (engine/cache.ts): many distinct long
+ * The result cache is bounded by bytes, keys included (engine/platform/cache.ts): many distinct long
  * inputs (a 6,000-character text in a cached tool's parameters) keep the in-process cache
  * within CACHE_MAX_BYTES, and the heap with it; a value over CACHE_MAX_ENTRY_BYTES is
  * answered but not kept.
@@ -7,7 +7,7 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import t from 'tap';
-import { createResultCache } from '../../engine/cache.js';
+import { createResultCache } from '../../engine/platform/cache.js';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { tempDataDir } from '../support/serve.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
-import type { UpstreamSpec } from '../../engine/upstreams.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
+import type { UpstreamSpec } from '../../engine/catalog/upstreams.js';
 
 /**
  * A small registry for engine tests, written as real manifest files: a POST

@@ -1,14 +1,14 @@
 /**
  * Two engines in one process share no pool or child: each starts its own on first use,
- * in its own scope (engine/scope.ts), and closing one stops what it started while the
+ * in its own scope (engine/platform/scope.ts), and closing one stops what it started while the
  * other keeps serving.
  */
 import path from 'node:path';
 import t from 'tap';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
-import { cpuPool } from '../../engine/handlers/cpu-pool.js';
-import { EngineScope } from '../../engine/scope.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
+import { cpuPool } from '../../engine/kinds/handlers/cpu-pool.js';
+import { EngineScope } from '../../engine/platform/scope.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 
 const endpoints = loadEndpoints(path.join(ENDPOINTS_DIR, 'tools')).filter((e) => e.path === '/api/tools/wordcount');

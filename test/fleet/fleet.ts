@@ -1,8 +1,8 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadUpstreamSpecs } from '../../engine/upstreams.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { loadUpstreamSpecs } from '../../engine/catalog/upstreams.js';
 // plain JavaScript shared with `npm start`: whether build/ matches engine/
 import { ROOT, buildIsStale } from '../../scripts/engine-sources.mjs';
 import { startRedis } from '../limits/redis-server.js';

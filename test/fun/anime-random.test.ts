@@ -1,6 +1,6 @@
 import t from 'tap';
-import randomPicture, { CATEGORIES } from '../../engine/handlers/fun/random.js';
-import type { HandlerInput } from '../../engine/handlers/types.js';
+import randomPicture, { CATEGORIES } from '../../engine/kinds/handlers/fun/random.js';
+import type { HandlerInput } from '../../engine/contract/handler.js';
 
 t.test('/api/anime/random draws its category at random among the still-picture ones', async (t) => {
   const asked = new Set<string>();

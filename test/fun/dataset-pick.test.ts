@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { dataset } from '../../engine/adapters/dataset.js';
-import type { AdapterSetup, Call } from '../../engine/adapters/types.js';
+import { dataset } from '../../engine/kinds/adapters/dataset.js';
+import type { AdapterSetup, Call } from '../../engine/contract/call.js';
 import { adapterCall } from '../support/adapter-call.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'manifold-dataset-'));

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import t from 'tap';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
 import { handlerParamTypes, PARAMS_FILE } from '../../scripts/handler-params.js';
 
 t.test('handler param types are what the manifests declare (npm run build writes them)', async (t) => {

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { canonicalIp, isIpLiteral, nonPublicReason } from '../../engine/http/address-policy.js';
+import { canonicalIp, isIpLiteral, nonPublicReason } from '../../engine/platform/http/address-policy.js';
 
 /** A subtest asserting each address is refused with its reason (plus `suffix`). */
 function refuses(name: string, cases: Array<[ip: string, reason: string]>, suffix = '') {

@@ -1,11 +1,11 @@
 /**
- * The client's address (engine/http/client-ip.ts): X-Forwarded-For is believed only from
+ * The client's address (engine/platform/http/client-ip.ts): X-Forwarded-For is believed only from
  * the proxies TRUST_PROXY names, and the rate limits and the access log use the result.
  */
 import type { IncomingMessage } from 'node:http';
 import t, { type Test } from 'tap';
-import { clientIpResolver, parseTrustProxy } from '../../engine/http/client-ip.js';
-import { loadConfig } from '../../engine/config.js';
+import { clientIpResolver, parseTrustProxy } from '../../engine/platform/http/client-ip.js';
+import { loadConfig } from '../../engine/platform/config.js';
 import { serve } from '../support/serve.js';
 import { testEndpoints } from '../engine/test-endpoints.js';
 

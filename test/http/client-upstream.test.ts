@@ -1,7 +1,7 @@
 import zlib from 'node:zlib';
 import t from 'tap';
-import { loadConfig } from '../../engine/config.js';
-import { createHttpClient, upstreamStatusOf } from '../../engine/http/client.js';
+import { loadConfig } from '../../engine/platform/config.js';
+import { createHttpClient, upstreamStatusOf } from '../../engine/platform/http/client.js';
 import { serve, until } from './local-server.js';
 
 const config = loadConfig({ PUBLIC_BASE_URL: 'https://api.manifold.test' });

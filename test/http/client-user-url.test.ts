@@ -1,8 +1,8 @@
 import t from 'tap';
-import { loadConfig } from '../../engine/config.js';
-import { nonPublicReason } from '../../engine/http/address-policy.js';
-import { createHttpClient } from '../../engine/http/client.js';
-import { createSsrfGuard, type ResolvedAddress, type Resolver } from '../../engine/http/ssrf-guard.js';
+import { loadConfig } from '../../engine/platform/config.js';
+import { nonPublicReason } from '../../engine/platform/http/address-policy.js';
+import { createHttpClient } from '../../engine/platform/http/client.js';
+import { createSsrfGuard, type ResolvedAddress, type Resolver } from '../../engine/platform/http/ssrf-guard.js';
 import { serve, until, type Handler } from './local-server.js';
 
 const blockedConfig = loadConfig({});

@@ -1,8 +1,8 @@
-/** The open-files limit read for the boot log (engine/http/open-files.ts), and its warning when low. */
+/** The open-files limit read for the boot log (engine/platform/http/open-files.ts), and its warning when low. */
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { LOW_OPEN_FILES, lowOpenFilesWarning, openFilesLimit } from '../../engine/http/open-files.js';
+import { LOW_OPEN_FILES, lowOpenFilesWarning, openFilesLimit } from '../../engine/platform/http/open-files.js';
 
 t.test('read from a /proc limits table', async (t) => {
   const dir = t.testdir({

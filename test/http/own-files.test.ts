@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import t from 'tap';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { ownFileReader } from '../../engine/http/own-files.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { ownFileReader } from '../../engine/platform/http/own-files.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 
 // the SSRF guard's defaults: the server's own loopback address is refused like any private one

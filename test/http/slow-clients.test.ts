@@ -1,5 +1,5 @@
 /**
- * No slow client starves the rest (engine/http-server.ts, http/client-cap.ts,
+ * No slow client starves the rest (engine/app/http-server.ts, http/client-cap.ts,
  * pipeline/body-pace.ts): one address opening many connections that trickle their
  * bodies gets all but CLIENT_MAX_CONNECTIONS of them refused at once, the ones admitted
  * are cut off once they fall below BODY_MIN_RATE, and clients from other addresses are
@@ -13,9 +13,9 @@ import net from 'node:net';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
-import { loadConfig } from '../../engine/config.js';
-import { createHttpServer } from '../../engine/http-server.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
+import { loadConfig } from '../../engine/platform/config.js';
+import { createHttpServer } from '../../engine/app/http-server.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
 import { serve, tempDataDir, TEST_KEY } from '../support/serve.js';
 
 const CAP = 20;

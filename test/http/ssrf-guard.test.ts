@@ -1,6 +1,6 @@
 import net from 'node:net';
 import t from 'tap';
-import { AddressRefused, checkUrl, createSsrfGuard, type ResolvedAddress, type Resolver } from '../../engine/http/ssrf-guard.js';
+import { AddressRefused, checkUrl, createSsrfGuard, type ResolvedAddress, type Resolver } from '../../engine/platform/http/ssrf-guard.js';
 
 const PUBLIC_V4: ResolvedAddress = { address: '93.184.216.34', family: 4 };
 const PUBLIC_V6: ResolvedAddress = { address: '2606:2800:220:1:248:1893:25c8:1946', family: 6 };

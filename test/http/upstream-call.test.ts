@@ -1,7 +1,7 @@
 import t from 'tap';
-import { loadConfig } from '../../engine/config.js';
-import { createHttpClient } from '../../engine/http/client.js';
-import { UpstreamRegistry, type UpstreamSpec } from '../../engine/upstreams.js';
+import { loadConfig } from '../../engine/platform/config.js';
+import { createHttpClient } from '../../engine/platform/http/client.js';
+import { UpstreamRegistry, type UpstreamSpec } from '../../engine/catalog/upstreams.js';
 import { serve } from './local-server.js';
 
 const config = loadConfig({ PUBLIC_BASE_URL: 'https://api.manifold.test' });

@@ -5,12 +5,12 @@
  * at the tag that crosses the bound instead of stalling the parser or overflowing the walks.
  */
 import t from 'tap';
-import { loadConfig } from '../../engine/config.js';
-import { ApiError } from '../../engine/errors.js';
-import { createHttpClient } from '../../engine/http/client.js';
-import { createSsrfGuard } from '../../engine/http/ssrf-guard.js';
-import { HTML_MAX_DEPTH, byClass, parseHtml } from '../../engine/tools/html/dom.js';
-import { JSON_MAX_DEPTH } from '../../engine/json-depth.js';
+import { loadConfig } from '../../engine/platform/config.js';
+import { ApiError } from '../../engine/core/errors.js';
+import { createHttpClient } from '../../engine/platform/http/client.js';
+import { createSsrfGuard } from '../../engine/platform/http/ssrf-guard.js';
+import { HTML_MAX_DEPTH, byClass, parseHtml } from '../../engine/features/tools/html/dom.js';
+import { JSON_MAX_DEPTH } from '../../engine/core/json-depth.js';
 import { serve } from './local-server.js';
 
 const config = loadConfig({ PUBLIC_BASE_URL: 'https://api.manifold.test' });

@@ -4,7 +4,7 @@
  * window a crash strands a record in. The engine's variables as JSON in argv[2]; prints
  * `ready <url>` once it serves. Started by crash-between-steps.test.ts.
  */
-import { JobStore } from '../../engine/jobs/store.js';
+import { JobStore } from '../../engine/pipeline/jobs/store.js';
 import { serve } from '../support/serve.js';
 import { web2zip } from './site.js';
 

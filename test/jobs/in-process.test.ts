@@ -1,5 +1,5 @@
 import t from 'tap';
-import { JobStore } from '../../engine/jobs/store.js';
+import { JobStore } from '../../engine/pipeline/jobs/store.js';
 import { serve, tempDataDir, TEST_KEY } from '../support/serve.js';
 import { jobWhenDone, startReceiver, startSite, web2zip } from './site.js';
 

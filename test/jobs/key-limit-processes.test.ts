@@ -3,8 +3,8 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { openDatabase } from '../../engine/db/database.js';
-import { JobStore } from '../../engine/jobs/store.js';
+import { openDatabase } from '../../engine/platform/db/database.js';
+import { JobStore } from '../../engine/pipeline/jobs/store.js';
 
 /**
  * The per-key limit of unfinished jobs across processes sharing one SQLite file (two

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import t from 'tap';
-import { database, openDatabase, type Database } from '../../engine/db/database.js';
-import { JobStore } from '../../engine/jobs/store.js';
+import { database, openDatabase, type Database } from '../../engine/platform/db/database.js';
+import { JobStore } from '../../engine/pipeline/jobs/store.js';
 import { testDialects } from '../support/dialects.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 import { web2zip } from './site.js';

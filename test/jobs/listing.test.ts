@@ -4,7 +4,7 @@
  * each job as GET /api/jobs/:id answers it, and 400s naming the parameter.
  */
 import t from 'tap';
-import { JobStore } from '../../engine/jobs/store.js';
+import { JobStore } from '../../engine/pipeline/jobs/store.js';
 import { testDialects } from '../support/dialects.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 import { TEST_ADMIN_TOKEN } from '../support/tokens.js';

@@ -1,12 +1,12 @@
 import t from 'tap';
-import { loadConfig } from '../../engine/config.js';
-import { closeDatabase } from '../../engine/db/database.js';
-import { createHttpClient } from '../../engine/http/client.js';
-import { Jobs } from '../../engine/jobs/service.js';
-import type { Endpoint } from '../../engine/manifest/types.js';
-import type { Registry } from '../../engine/registry.js';
-import { silentLogger } from '../../engine/log.js';
-import type { FileStore } from '../../engine/storage/files.js';
+import { loadConfig } from '../../engine/platform/config.js';
+import { closeDatabase } from '../../engine/platform/db/database.js';
+import { createHttpClient } from '../../engine/platform/http/client.js';
+import { Jobs } from '../../engine/pipeline/jobs/service.js';
+import type { Endpoint } from '../../engine/core/manifest-types.js';
+import type { Registry } from '../../engine/pipeline/endpoint-registry.js';
+import { silentLogger } from '../../engine/platform/log.js';
+import type { FileStore } from '../../engine/platform/storage/files.js';
 import { startRedisServer } from '../limits/redis-server.js';
 import { tempDataDir } from '../support/serve.js';
 

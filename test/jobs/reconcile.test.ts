@@ -1,8 +1,8 @@
 import t from 'tap';
-import { silentLogger } from '../../engine/log.js';
-import type { JobQueue } from '../../engine/jobs/queue.js';
-import { JobReconciler } from '../../engine/jobs/reconcile.js';
-import { JobStore, type JobError } from '../../engine/jobs/store.js';
+import { silentLogger } from '../../engine/platform/log.js';
+import type { JobQueue } from '../../engine/pipeline/jobs/queue.js';
+import { JobReconciler } from '../../engine/pipeline/jobs/reconcile.js';
+import { JobStore, type JobError } from '../../engine/pipeline/jobs/store.js';
 import { testDialects } from '../support/dialects.js';
 
 /**

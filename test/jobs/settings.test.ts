@@ -1,8 +1,8 @@
 import t from 'tap';
-import { loadConfig } from '../../engine/config.js';
-import { workerOptions } from '../../engine/jobs/bullmq-queue.js';
-import { jobSettings } from '../../engine/jobs/settings.js';
-import { Jobs, type JobsDeps } from '../../engine/jobs/service.js';
+import { loadConfig } from '../../engine/platform/config.js';
+import { workerOptions } from '../../engine/pipeline/jobs/bullmq-queue.js';
+import { jobSettings } from '../../engine/pipeline/jobs/settings.js';
+import { Jobs, type JobsDeps } from '../../engine/pipeline/jobs/service.js';
 
 const lockMs = (value?: string) => jobSettings(loadConfig({ JOBS_LOCK_MS: value })).lockMs;
 

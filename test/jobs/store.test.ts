@@ -1,5 +1,5 @@
 import t from 'tap';
-import { JobStore } from '../../engine/jobs/store.js';
+import { JobStore } from '../../engine/pipeline/jobs/store.js';
 import { testDialects } from '../support/dialects.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 import { TEST_ADMIN_TOKEN } from '../support/tokens.js';

@@ -9,8 +9,8 @@
  *   `{"outcomes": ["created" | "refused" | "error CODE message", …]}`, then closes the file.
  */
 import readline from 'node:readline';
-import { openDatabase, type Database } from '../../engine/db/database.js';
-import { JobStore } from '../../engine/jobs/store.js';
+import { openDatabase, type Database } from '../../engine/platform/db/database.js';
+import { JobStore } from '../../engine/pipeline/jobs/store.js';
 
 const send = (message: unknown) => process.stdout.write(`${JSON.stringify(message)}\n`);
 let db: Database | undefined;

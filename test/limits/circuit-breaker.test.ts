@@ -1,5 +1,5 @@
 import t from 'tap';
-import { CircuitBreaker, CircuitOpenError, type CircuitState } from '../../engine/circuit-breaker.js';
+import { CircuitBreaker, CircuitOpenError, type CircuitState } from '../../engine/core/circuit-breaker.js';
 
 /** A breaker on a hand-driven clock, recording its state changes. */
 function breaker(options: { threshold?: number; cooldownMs?: number; isFailure?: (e: unknown) => boolean; opensAtOnce?: (e: unknown) => boolean } = {}) {

@@ -4,9 +4,9 @@
  * and /checkapikey showing used/limit/remaining. On SQLite and PostgreSQL.
  */
 import t from 'tap';
-import { openDatabase } from '../../engine/db/database.js';
-import { DailyQuota } from '../../engine/limits/daily-quota.js';
-import type { ApiError } from '../../engine/errors.js';
+import { openDatabase } from '../../engine/platform/db/database.js';
+import { DailyQuota } from '../../engine/platform/limits/daily-quota.js';
+import type { ApiError } from '../../engine/core/errors.js';
 import { testDialects } from '../support/dialects.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 import { testEndpoints } from '../engine/test-endpoints.js';

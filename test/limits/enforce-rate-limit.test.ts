@@ -1,6 +1,6 @@
 import t from 'tap';
-import { enforceRateLimit, RATE_WINDOW_MS } from '../../engine/limits/enforce-rate-limit.js';
-import { MemoryRateLimiter } from '../../engine/limits/memory-rate-limiter.js';
+import { enforceRateLimit, RATE_WINDOW_MS } from '../../engine/platform/limits/enforce-rate-limit.js';
+import { MemoryRateLimiter } from '../../engine/platform/limits/memory-rate-limiter.js';
 import { startApp } from '../auth/koa-harness.js';
 
 t.test('RateLimit-* headers on every keyed response, 429 with Retry-After past the budget', async (t) => {

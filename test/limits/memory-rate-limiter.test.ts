@@ -1,5 +1,5 @@
 import t from 'tap';
-import { HitLog, MemoryRateLimiter } from '../../engine/limits/memory-rate-limiter.js';
+import { HitLog, MemoryRateLimiter } from '../../engine/platform/limits/memory-rate-limiter.js';
 
 /** A limiter on a hand-driven clock, so window edges are hit exactly. */
 function clocked(maxBuckets?: number) {

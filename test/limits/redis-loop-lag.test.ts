@@ -5,10 +5,10 @@
  * is blocked here by a synchronous busy wait, the way a loaded process stalls.
  */
 import t from 'tap';
-import { CircuitBreaker } from '../../engine/circuit-breaker.js';
-import { watchLoopLag } from '../../engine/loop-lag.js';
-import { connectRedis, RedisTimeoutError, withDeadline } from '../../engine/redis.js';
-import { silentLogger } from '../../engine/log.js';
+import { CircuitBreaker } from '../../engine/core/circuit-breaker.js';
+import { watchLoopLag } from '../../engine/core/loop-lag.js';
+import { connectRedis, RedisTimeoutError, withDeadline } from '../../engine/platform/redis.js';
+import { silentLogger } from '../../engine/platform/log.js';
 import { startRedisServer } from './redis-server.js';
 
 const server = await startRedisServer(t, t.testdir());

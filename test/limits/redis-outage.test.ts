@@ -10,10 +10,10 @@
 import net from 'node:net';
 import t from 'tap';
 import { Redis } from 'ioredis';
-import { TEST_KEY_ID } from '../../engine/auth/authenticate.js';
-import { createResultCache } from '../../engine/cache.js';
-import { DEFAULT_KEY_PREFIX } from '../../engine/limits/redis-rate-limiter.js';
-import type { Logger } from '../../engine/log.js';
+import { TEST_KEY_ID } from '../../engine/platform/auth/authenticate.js';
+import { createResultCache } from '../../engine/platform/cache.js';
+import { DEFAULT_KEY_PREFIX } from '../../engine/platform/limits/redis-rate-limiter.js';
+import type { Logger } from '../../engine/platform/log.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 import { testEndpoints } from '../engine/test-endpoints.js';
 import { startRedisServer } from './redis-server.js';

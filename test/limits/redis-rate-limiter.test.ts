@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import t from 'tap';
-import { createRateLimiter, onRedisFailure } from '../../engine/limits/create-rate-limiter.js';
-import { MemoryRateLimiter } from '../../engine/limits/memory-rate-limiter.js';
-import { DEFAULT_KEY_PREFIX, localShare, RedisRateLimiter } from '../../engine/limits/redis-rate-limiter.js';
+import { createRateLimiter, onRedisFailure } from '../../engine/platform/limits/create-rate-limiter.js';
+import { MemoryRateLimiter } from '../../engine/platform/limits/memory-rate-limiter.js';
+import { DEFAULT_KEY_PREFIX, localShare, RedisRateLimiter } from '../../engine/platform/limits/redis-rate-limiter.js';
 import { startRedis } from './redis-server.js';
 
 const url = await startRedis(t, t.testdir());

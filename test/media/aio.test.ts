@@ -7,9 +7,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
-import { liveChildren } from '../../engine/media/child.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
+import { liveChildren } from '../../engine/features/media/child.js';
 import { serve, TEST_KEY, type Served } from '../support/serve.js';
 import { decodedHashes, ffprobe, makeClip, makeLongAudio, startMediaServer } from './media-server.js';
 

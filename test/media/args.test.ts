@@ -1,11 +1,11 @@
 import t from 'tap';
 import fs from 'node:fs';
 import YAML from 'yaml';
-import { fetchArgs, infoArgs, searchArgs } from '../../engine/media/ytdlp.js';
-import { ytdlpFailure } from '../../engine/media/ytdlp-errors.js';
-import { extraArgs } from '../../engine/media/settings.js';
-import { ffmpegArgs, parseProbe } from '../../engine/media/ffmpeg-args.js';
-import { ToolFailed } from '../../engine/media/child.js';
+import { fetchArgs, infoArgs, searchArgs } from '../../engine/features/media/ytdlp.js';
+import { ytdlpFailure } from '../../engine/features/media/ytdlp-errors.js';
+import { extraArgs } from '../../engine/features/media/settings.js';
+import { ffmpegArgs, parseProbe } from '../../engine/features/media/ffmpeg-args.js';
+import { ToolFailed } from '../../engine/features/media/child.js';
 
 t.test('yt-dlp: the user URL only ever comes after --', async (t) => {
   const hostile = '--exec=touch /tmp/pwned';

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 
 const endpoints = loadEndpoints(ENDPOINTS_DIR).filter((e) => e.category === 'download');

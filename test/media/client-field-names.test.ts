@@ -1,9 +1,9 @@
 import t from 'tap';
-import { metaOf, shapeResult } from '../../engine/media/result-shapes.js';
-import { mimeTypeOf } from '../../engine/media/file-types.js';
-import { dispositionName, fileId, readWarningPage } from '../../engine/handlers/download/gdrivedl.js';
-import { folderCode, websiteToken } from '../../engine/handlers/download/gofile.js';
-import { pasteKey } from '../../engine/handlers/download/pastebin.js';
+import { metaOf, shapeResult } from '../../engine/features/media/result-shapes.js';
+import { mimeTypeOf } from '../../engine/features/media/file-types.js';
+import { dispositionName, fileId, readWarningPage } from '../../engine/kinds/handlers/download/gdrivedl.js';
+import { folderCode, websiteToken } from '../../engine/kinds/handlers/download/gofile.js';
+import { pasteKey } from '../../engine/kinds/handlers/download/pastebin.js';
 import { file, recorded } from './recorded.js';
 
 /**

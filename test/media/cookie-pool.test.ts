@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadConfig } from '../../engine/config.js';
-import { engineFeatures } from '../../engine/features.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
-import { CookiePools } from '../../engine/media/cookie-pool.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { loadConfig } from '../../engine/platform/config.js';
+import { engineFeatures } from '../../engine/app/features.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
+import { CookiePools } from '../../engine/features/media/cookie-pool.js';
 import { serve, TEST_KEY, type Served } from '../support/serve.js';
 import { makeClip, startMediaServer } from './media-server.js';
 

@@ -7,10 +7,10 @@
 import http from 'node:http';
 import net from 'node:net';
 import t, { type Test } from 'tap';
-import { createSsrfGuard } from '../../engine/http/ssrf-guard.js';
-import { startEgressProxy } from '../../engine/media/egress-proxy.js';
-import { proxyDial } from '../../engine/media/outbound-proxy.js';
-import { infoArgs, runInfo } from '../../engine/media/ytdlp.js';
+import { createSsrfGuard } from '../../engine/platform/http/ssrf-guard.js';
+import { startEgressProxy } from '../../engine/features/media/egress-proxy.js';
+import { proxyDial } from '../../engine/features/media/outbound-proxy.js';
+import { infoArgs, runInfo } from '../../engine/features/media/ytdlp.js';
 import { makeClip, startMediaServer } from './media-server.js';
 
 const guard = createSsrfGuard({

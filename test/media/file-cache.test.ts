@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { MediaFileCache } from '../../engine/media/file-cache.js';
-import { createLocalFileStore } from '../../engine/storage/local-files.js';
+import { MediaFileCache } from '../../engine/features/media/file-cache.js';
+import { createLocalFileStore } from '../../engine/platform/storage/local-files.js';
 import { testDialects, type TestDialect } from '../support/dialects.js';
 import { tempDataDir } from '../support/serve.js';
 

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { chooseFormats, knownSize, pipeable } from '../../engine/media/formats.js';
+import { chooseFormats, knownSize, pipeable } from '../../engine/features/media/formats.js';
 import { recorded } from './recorded.js';
 
 const ids = (choice: ReturnType<typeof chooseFormats>) => choice?.inputs.map((f) => f.format_id);

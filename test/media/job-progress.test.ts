@@ -6,9 +6,9 @@
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import t from 'tap';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
-import { readFfmpegProgress } from '../../engine/media/ffmpeg-progress.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
+import { readFfmpegProgress } from '../../engine/features/media/ffmpeg-progress.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 import { makeClip, startMediaServer } from './media-server.js';
 

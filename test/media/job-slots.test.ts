@@ -1,5 +1,5 @@
 import t from 'tap';
-import { JobSlots } from '../../engine/media/job-slots.js';
+import { JobSlots } from '../../engine/features/media/job-slots.js';
 
 t.test('at most `limit` run, at most `queue` wait, the rest are overloaded', async (t) => {
   const slots = new JobSlots(1, 1);

@@ -2,7 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
-import { failoverDial, mediaProxyDial, proxyList, redactProxy } from '../../engine/media/proxy-failover.js';
+import { failoverDial, mediaProxyDial, proxyList, redactProxy } from '../../engine/features/media/proxy-failover.js';
 
 /**
  * MEDIA_PROXY with several proxies: a connection goes through the first one that is up;

@@ -1,9 +1,9 @@
 import t from 'tap';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
-import { validateParams } from '../../engine/params.js';
-import { outputSpec } from '../../engine/adapters/media.js';
-import { parseQuality } from '../../engine/media/quality.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
+import { validateParams } from '../../engine/catalog/params.js';
+import { outputSpec } from '../../engine/kinds/adapters/media.js';
+import { parseQuality } from '../../engine/features/media/quality.js';
 
 const downloaders = loadEndpoints(ENDPOINTS_DIR).filter((e) => e.adapter.kind === 'media' && e.params.quality);
 

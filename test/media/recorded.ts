@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { YtInfo } from '../../engine/media/ytdlp.js';
-import { safeFilename, type Produced } from '../../engine/media/result-shapes.js';
+import type { YtInfo } from '../../engine/features/media/ytdlp.js';
+import { safeFilename, type Produced } from '../../engine/features/media/result-shapes.js';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'recorded');
 

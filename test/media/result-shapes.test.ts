@@ -1,5 +1,5 @@
 import t from 'tap';
-import { metaOf, safeFilename, shapeResult } from '../../engine/media/result-shapes.js';
+import { metaOf, safeFilename, shapeResult } from '../../engine/features/media/result-shapes.js';
 import { file, recorded } from './recorded.js';
 
 t.test('YouTube metadata: the standard fields clients read', async (t) => {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { parseEmbedPage, trackId, youtubeQuery } from '../../engine/media/spotify.js';
+import { parseEmbedPage, trackId, youtubeQuery } from '../../engine/features/media/spotify.js';
 
 const page = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'recorded', 'spotify-embed-track.html'), 'utf8');
 

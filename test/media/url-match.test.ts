@@ -4,9 +4,9 @@
  * another platform's example URL.
  */
 import t from 'tap';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
-import { urlMatcher } from '../../engine/media/url-match.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
+import { urlMatcher } from '../../engine/features/media/url-match.js';
 
 const gated = loadEndpoints(ENDPOINTS_DIR).filter((e) => e.adapter.kind === 'media' && e.adapter.config.urls);
 const matcherOf = (e: (typeof gated)[number]) => urlMatcher(e.adapter.config.urls as string[], e.adapter.config.site as string);

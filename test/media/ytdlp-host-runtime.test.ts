@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadConfig } from '../../engine/config.js';
-import { engineFeatures } from '../../engine/features.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
-import { jsRuntimes, mediaSettings } from '../../engine/media/settings.js';
-import { infoArgs } from '../../engine/media/ytdlp.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { loadConfig } from '../../engine/platform/config.js';
+import { engineFeatures } from '../../engine/app/features.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
+import { jsRuntimes, mediaSettings } from '../../engine/features/media/settings.js';
+import { infoArgs } from '../../engine/features/media/ytdlp.js';
 import { serve, TEST_KEY, type Served } from '../support/serve.js';
 
 /**

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { describeVersion } from '../../engine/media/ytdlp-version.js';
+import { describeVersion } from '../../engine/features/media/ytdlp-version.js';
 import { serve, type Served } from '../support/serve.js';
 
 /**

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { ROOT } from '../../engine/root.js';
+import { ROOT } from '../../engine/core/root.js';
 import { expectedSha256, releaseFileUrl } from '../../scripts/ytdlp-update.js';
 
 /**

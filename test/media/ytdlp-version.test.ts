@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { describeVersion, releaseDate, ytdlpStatus } from '../../engine/media/ytdlp-version.js';
+import { describeVersion, releaseDate, ytdlpStatus } from '../../engine/features/media/ytdlp-version.js';
 
 t.test('yt-dlp versions are dated: older than 60 days gets a warning', async (t) => {
   const now = new Date('2026-11-24T12:00:00Z');

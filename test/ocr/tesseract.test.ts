@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import sharp from 'sharp';
-import { installedLanguages, recognize, tesseractCode } from '../../engine/ocr/tesseract.js';
-import { closeDetachedScope } from '../../engine/scope.js';
+import { installedLanguages, recognize, tesseractCode } from '../../engine/features/ocr/tesseract.js';
+import { closeDetachedScope } from '../../engine/platform/scope.js';
 
 const note = fs.readFileSync(path.resolve(import.meta.dirname, '../../endpoints/tools/fixtures/ocr-note.jpg'));
 t.teardown(closeDetachedScope);

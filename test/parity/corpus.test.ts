@@ -14,18 +14,18 @@
  */
 import path from 'node:path';
 import t from 'tap';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
-import { loadUpstreamSpecs } from '../../engine/upstreams.js';
-import { loadNotServed } from '../../engine/discovery/not-served.js';
-import type { Endpoint, Example } from '../../engine/manifest/types.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
+import { loadUpstreamSpecs } from '../../engine/catalog/upstreams.js';
+import { loadNotServed } from '../../engine/pipeline/discovery/not-served.js';
+import type { Endpoint, Example } from '../../engine/core/manifest-types.js';
 import { startFixtureEnvironment } from '../support/fixture-environment.js';
 import { expandFixtureUrls } from '../support/fixture-urls.js';
 import { TEST_KEY } from '../support/serve.js';
 import { isJson, readAnswer } from '../support/call.js';
 import { declared, present, schemaTypes, stepsOf } from './fields.js';
 import { KEY_PARAMS, isStrict, loadCorpus, loadReference, onSuccess, routeKey, type Read, type Site } from './corpus.js';
-import { loadHosts } from '../../engine/manifest/hosts.js';
+import { loadHosts } from '../../engine/catalog/hosts.js';
 
 /**
  * Measured when the last step landed (2026-11-27: 145 repositories, 97.2% of strict sites through

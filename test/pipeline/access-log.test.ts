@@ -1,6 +1,6 @@
 /** The access log of a running engine: one pino line per request, no key in any spelling. */
 import t from 'tap';
-import { createLogger } from '../../engine/log.js';
+import { createLogger } from '../../engine/platform/log.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 import { testEndpoints } from '../engine/test-endpoints.js';
 

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import t from 'tap';
 import { AdapterCall } from '../../engine/pipeline/adapter-call.js';
 import { DeadlineQueue } from '../../engine/pipeline/deadlines.js';
-import { json, type Output } from '../../engine/adapters/types.js';
+import { json, type Output } from '../../engine/contract/call.js';
 
 /** The parts of a Koa context an AdapterCall touches. */
 function fakeContext() {

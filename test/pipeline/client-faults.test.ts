@@ -1,6 +1,6 @@
 /**
  * Every client fault is a 4xx envelope, tested with raw sockets against the server
- * npm start runs (engine/http-server.ts): what Node's parser refuses (clientError),
+ * npm start runs (engine/app/http-server.ts): what Node's parser refuses (clientError),
  * header, request and body timeouts, body size, depth, encoding and multipart faults.
  */
 import fs from 'node:fs';
@@ -12,7 +12,7 @@ import t from 'tap';
 
 type Tap = Pick<typeof t, 'equal' | 'match' | 'ok'>;
 import { serve, tempDataDir, TEST_KEY } from '../support/serve.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
 import { rawRequest, UPLOAD_MANIFEST, type RawAnswer } from './raw-http.js';
 
 const dir = tempDataDir('manifold-faults-');

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { serve, tempDataDir, TEST_KEY } from '../support/serve.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
 
 const dir = tempDataDir('manifold-disconnect-');
 fs.writeFileSync(

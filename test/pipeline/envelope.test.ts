@@ -1,6 +1,6 @@
 import t from 'tap';
-import { success, successJson } from '../../engine/envelope.js';
-import { loadConfig } from '../../engine/config.js';
+import { success, successJson } from '../../engine/pipeline/envelope.js';
+import { loadConfig } from '../../engine/platform/config.js';
 
 t.test('successJson is JSON.stringify of the success envelope, byte for byte', async (t) => {
   const configs = [loadConfig({}), loadConfig({ CREATOR: 'Quote "me" \\ ✓' })];
@@ -30,7 +30,7 @@ t.test('successJson is JSON.stringify of the success envelope, byte for byte', a
 });
 
 t.test('a stack overflow (only deeply nested input causes one) is 422 too_complex, anything else unknown a 500', async (t) => {
-  const { toApiError } = await import('../../engine/envelope.js');
+  const { toApiError } = await import('../../engine/pipeline/envelope.js');
   const overflow = (() => {
     try {
       const recurse = (n: number): number => recurse(n + 1) + 1;

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { serve, tempDataDir, TEST_KEY } from '../support/serve.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
 import { rawRequest, UPLOAD_MANIFEST } from './raw-http.js';
 
 const MB = 1024 * 1024;

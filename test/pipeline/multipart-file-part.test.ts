@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { serve, tempDataDir, TEST_KEY } from '../support/serve.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
 import { UPLOAD_MANIFEST } from './raw-http.js';
 
 const dir = tempDataDir('manifold-file-part-');

@@ -4,7 +4,7 @@
  * JSON, a top card without a package id, and a page with no data blocks at all.
  */
 import t from 'tap';
-import { dataBlocks, parseSearchPage } from '../../engine/scrape/google-play.js';
+import { dataBlocks, parseSearchPage } from '../../engine/kinds/scrape/google-play.js';
 
 const block = (key: string, data: string) => `<script nonce="n">AF_initDataCallback({key: '${key}', hash: '1', data:${data}, sideChannel: {}});</script>`;
 

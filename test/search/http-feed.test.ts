@@ -1,5 +1,5 @@
 import t from 'tap';
-import { parseFeed } from '../../engine/adapters/http-feed.js';
+import { parseFeed } from '../../engine/kinds/adapters/http-feed.js';
 
 t.test('Atom entries come out in the same shape as RSS items', async (t) => {
   const atom = `<?xml version="1.0" encoding="utf-8"?>

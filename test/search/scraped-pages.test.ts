@@ -5,11 +5,11 @@
  * while a large page is being read the main thread keeps running (it sees the pool busy).
  */
 import t from 'tap';
-import { loadConfig } from '../../engine/config.js';
-import { ApiError } from '../../engine/errors.js';
-import { closeCpuPool, cpuPool } from '../../engine/handlers/cpu-pool.js';
-import happymod from '../../engine/handlers/search/happymod.js';
-import type { HandlerInput } from '../../engine/handlers/types.js';
+import { loadConfig } from '../../engine/platform/config.js';
+import { ApiError } from '../../engine/core/errors.js';
+import { closeCpuPool, cpuPool } from '../../engine/kinds/handlers/cpu-pool.js';
+import happymod from '../../engine/kinds/handlers/search/happymod.js';
+import type { HandlerInput } from '../../engine/contract/handler.js';
 
 const config = loadConfig({ CPU_THREADS: '1' });
 t.teardown(() => closeCpuPool(config));

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadManifestFile } from '../../engine/manifest/load.js';
-import { loadUpstreamSpecs } from '../../engine/upstreams.js';
-import type { Endpoint } from '../../engine/manifest/types.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { loadManifestFile } from '../../engine/catalog/load.js';
+import { loadUpstreamSpecs } from '../../engine/catalog/upstreams.js';
+import type { Endpoint } from '../../engine/core/manifest-types.js';
 import { serve, TEST_KEY, type Served as Engine } from '../support/serve.js';
 
 /**

@@ -4,7 +4,7 @@
  * whose store is not JSON, and chord marks with sharps, slashes and Windows line ends.
  */
 import t from 'tap';
-import { chordNames, pageData, plainSheet } from '../../engine/scrape/ultimate-guitar.js';
+import { chordNames, pageData, plainSheet } from '../../engine/kinds/scrape/ultimate-guitar.js';
 
 const escape = (json: string) => json.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
 

@@ -1,6 +1,6 @@
 /** /api/search/youtube's `ago` (the genre's yt-search field), from the Data API's publish time. */
 import t from 'tap';
-import { ago } from '../../engine/handlers/search/youtube.js';
+import { ago } from '../../engine/kinds/handlers/search/youtube.js';
 
 const now = Date.parse('2026-11-27T12:00:00Z');
 t.equal(ago('2023-11-01T12:00:00Z', now), '3 years ago');

@@ -4,10 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
-import { isoSeconds } from '../../engine/media/youtube-search.js';
-import { missingAny } from '../../engine/registry.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
+import { isoSeconds } from '../../engine/features/media/youtube-search.js';
+import { missingAny } from '../../engine/pipeline/endpoint-registry.js';
 import { serve, TEST_KEY, type Served } from '../support/serve.js';
 
 /**

@@ -1,7 +1,7 @@
 import t from 'tap';
-import { DEFAULT_TEST_API_KEY, loadConfig } from '../../engine/config.js';
-import { createLogger } from '../../engine/log.js';
-import { bootWarnings, isLoopback } from '../../engine/settings/boot-warnings.js';
+import { DEFAULT_TEST_API_KEY, loadConfig } from '../../engine/platform/config.js';
+import { createLogger } from '../../engine/platform/log.js';
+import { bootWarnings, isLoopback } from '../../engine/app/boot-warnings.js';
 
 t.test('the default test key on a reachable address is warned about', async (t) => {
   const [warning, ...rest] = bootWarnings(loadConfig({}));

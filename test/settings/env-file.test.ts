@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { loadEnvFile } from '../../scripts/env-file.mjs';
-import { KeyStore } from '../../engine/auth/key-store.js';
-import { openDatabase } from '../../engine/db/database.js';
-import { ROOT } from '../../engine/root.js';
+import { KeyStore } from '../../engine/platform/auth/key-store.js';
+import { openDatabase } from '../../engine/platform/db/database.js';
+import { ROOT } from '../../engine/core/root.js';
 
 t.test('.env in the working directory: the real environment wins', async (t) => {
   const dir = t.testdir({ '.env': 'PORT=4000\n# a comment\nexport HOST=127.0.0.1\nADMIN_TOKEN="quoted value"\nTEST_API_KEY=from-file\n' });

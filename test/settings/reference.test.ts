@@ -7,7 +7,7 @@ import { scanVariables } from '../../scripts/settings/scan-variables.js';
 
 /**
  * The settings reference against the code: every variable read is described in
- * engine/settings/variables.yaml, every row there is read, and docs/settings.md and
+ * engine/platform/settings/variables.yaml, every row there is read, and docs/settings.md and
  * .env.example are what `npm run settings:docs` writes from them now.
  */
 const uses = scanVariables();
@@ -15,17 +15,17 @@ const descriptions = readDescriptions();
 
 t.test('every variable the code reads is described, and every description is of a variable read', async (t) => {
   const { undescribed, unread } = compare(uses, descriptions);
-  t.same(undescribed, [], 'read but not described: add a row to engine/settings/variables.yaml');
-  t.same(unread, [], 'described but read nowhere: remove the row from engine/settings/variables.yaml (or say which library reads it: readBy)');
+  t.same(undescribed, [], 'read but not described: add a row to engine/platform/settings/variables.yaml');
+  t.same(unread, [], 'described but read nowhere: remove the row from engine/platform/settings/variables.yaml (or say which library reads it: readBy)');
 });
 
 t.test('the scanner finds each way a variable is read', async (t) => {
   const expect: Record<string, RegExp> = {
-    PORT: /engine\/config\.ts/, // env.X and a settings parser
-    JOBS_LOCK_MS: /engine\/jobs\/settings\.ts/, // positiveInt(env, 'X', …)
-    AWS_ACCESS_KEY_ID: /engine\/storage\/s3-files\.ts/, // const { X: x } = env
-    OTEL_EXPORTER_OTLP_PROTOCOL: /engine\/tracing\/otlp-target\.ts/, // env[variable], the names quoted
-    METRICS_TOKEN: /engine\/metrics\/route\.ts/, // config.env.X
+    PORT: /engine\/platform\/config\.ts/, // env.X and a settings parser
+    JOBS_LOCK_MS: /engine\/pipeline\/jobs\/settings\.ts/, // positiveInt(env, 'X', …)
+    AWS_ACCESS_KEY_ID: /engine\/platform\/storage\/s3-files\.ts/, // const { X: x } = env
+    OTEL_EXPORTER_OTLP_PROTOCOL: /engine\/platform\/tracing\/otlp-target\.ts/, // env[variable], the names quoted
+    METRICS_TOKEN: /engine\/pipeline\/routes\/metrics\.ts/, // config.env.X
     ENV_FILE: /scripts\/env-file\.mjs/, // plain JavaScript
     MAIL_DOMAIN: /endpoints\/tempgen\//, // a manifest's requires.env
     OPENAI_MODEL: /endpoints\/ai\//, // ${env.X} in an adapter config
@@ -34,7 +34,7 @@ t.test('the scanner finds each way a variable is read', async (t) => {
     DNS_SERVERS: /endpoints\/upstreams\/dns\.yaml/, // a dns upstream's servers
     ACOUSTID_URL: /endpoints\/upstreams\/acoustid\.yaml/, // an upstream's base URL
     FFMPEG_PATH: /endpoints\/download\//, // requires.bin: the executable's override
-    FPCALC_PATH: /engine\/songid\/fingerprint\.ts/, // binaryPath('fpcalc', env)
+    FPCALC_PATH: /engine\/features\/songid\/fingerprint\.ts/, // binaryPath('fpcalc', env)
   };
   for (const [name, where] of Object.entries(expect)) t.match(uses.get(name)?.readBy.join(' '), where, name);
   t.equal(uses.get('ACOUSTID_URL')?.upstreamUrl?.upstream, 'acoustid');

@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import t from 'tap';
-import { loadConfig } from '../../engine/config.js';
-import { ROOT } from '../../engine/root.js';
-import { checkSecrets, weakSecretReason } from '../../engine/settings/secret-strength.js';
+import { loadConfig } from '../../engine/platform/config.js';
+import { ROOT } from '../../engine/core/root.js';
+import { checkSecrets, weakSecretReason } from '../../engine/platform/settings/secret-strength.js';
 import { TEST_ADMIN_TOKEN, TEST_METRICS_TOKEN } from '../support/tokens.js';
 
 t.test('placeholders, short and uniform tokens are weak; generated ones are not', async (t) => {
@@ -42,7 +42,7 @@ t.test('a weak ADMIN_TOKEN or METRICS_TOKEN stops loadConfig, naming the variabl
 });
 
 t.test('the server refuses to start with a placeholder token', async (t) => {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'engine', 'main.ts')], {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'engine', 'app', 'main.ts')], {
     env: { PATH: process.env.PATH, ADMIN_TOKEN: 'change-me-admin', PORT: '0', HOST: '127.0.0.1', DATA_DIR: t.testdir() },
     encoding: 'utf8',
     timeout: 120_000,

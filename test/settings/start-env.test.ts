@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import t, { type Test } from 'tap';
-import { ROOT } from '../../engine/root.js';
+import { ROOT } from '../../engine/core/root.js';
 import { tempDataDir } from '../support/serve.js';
 
 interface Line {

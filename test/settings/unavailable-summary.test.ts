@@ -1,8 +1,8 @@
 import t from 'tap';
-import { fixesFor, formatUnavailable, summarizeUnavailable } from '../../engine/settings/unavailable-summary.js';
-import { createEngine } from '../../engine/app.js';
-import { loadConfig } from '../../engine/config.js';
-import { silentLogger } from '../../engine/log.js';
+import { fixesFor, formatUnavailable, summarizeUnavailable } from '../../engine/platform/settings/unavailable-summary.js';
+import { createEngine } from '../../engine/app/app.js';
+import { loadConfig } from '../../engine/platform/config.js';
+import { silentLogger } from '../../engine/platform/log.js';
 import { tempDataDir } from '../support/serve.js';
 
 t.test('each form of reason the registry gives becomes what would fix it', async (t) => {

@@ -7,9 +7,9 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
-import { loadUpstreamSpecs } from '../../engine/upstreams.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
+import { loadUpstreamSpecs } from '../../engine/catalog/upstreams.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 
 const endpoints = [

@@ -7,9 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import YAML from 'yaml';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadManifestFile } from '../../engine/manifest/load.js';
-import { loadUpstreamSpecs } from '../../engine/upstreams.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { loadManifestFile } from '../../engine/catalog/load.js';
+import { loadUpstreamSpecs } from '../../engine/catalog/upstreams.js';
 import { serve as serveEngine, TEST_KEY } from '../support/serve.js';
 import { serve as serveLocal } from '../http/local-server.js';
 

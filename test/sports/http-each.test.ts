@@ -4,11 +4,11 @@
  * on an answer, against a fake HTTP client that records the URLs asked for.
  */
 import t from 'tap';
-import { http } from '../../engine/adapters/http.js';
-import { ApiError, upstreamError } from '../../engine/errors.js';
-import { UpstreamRegistry } from '../../engine/upstreams.js';
-import type { HttpClient } from '../../engine/http/client.js';
-import type { AdapterSetup, Call } from '../../engine/adapters/types.js';
+import { http } from '../../engine/kinds/adapters/http.js';
+import { ApiError, upstreamError } from '../../engine/core/errors.js';
+import { UpstreamRegistry } from '../../engine/catalog/upstreams.js';
+import type { HttpClient } from '../../engine/platform/http/client.js';
+import type { AdapterSetup, Call } from '../../engine/contract/call.js';
 import { adapterCall } from '../support/adapter-call.js';
 
 /** Answers by URL path; a path mapped to an Error fails with it. */

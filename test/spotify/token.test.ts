@@ -1,6 +1,6 @@
 import t from 'tap';
-import type { AdapterSetup } from '../../engine/adapters/types.js';
-import { spotifyApi, spotifyToken } from '../../engine/spotify/token.js';
+import type { AdapterSetup } from '../../engine/contract/call.js';
+import { spotifyApi, spotifyToken } from '../../engine/features/spotify/token.js';
 
 /** A setup whose spotify-accounts hands out numbered tokens valid `seconds`, recording every call. */
 function fakeSetup(seconds: number, clientId: string, missing?: string) {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { text } from 'node:stream/consumers';
 import t from 'tap';
-import { createLocalFileStore } from '../../engine/storage/local-files.js';
+import { createLocalFileStore } from '../../engine/platform/storage/local-files.js';
 import { tempDataDir } from '../support/serve.js';
 
 t.test('identical bytes share one file; a pinned file survives removeUnpinned', async (t) => {

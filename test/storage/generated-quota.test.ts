@@ -7,9 +7,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { loadConfig } from '../../engine/config.js';
-import { createFileStore, type ManagedFileStore } from '../../engine/storage/create-file-store.js';
-import { janitorSettings } from '../../engine/storage/janitor.js';
+import { loadConfig } from '../../engine/platform/config.js';
+import { createFileStore, type ManagedFileStore } from '../../engine/platform/storage/create-file-store.js';
+import { janitorSettings } from '../../engine/platform/storage/janitor.js';
 import { serve, tempDataDir } from '../support/serve.js';
 
 /** Date a generated file's mark `ago` ms back: the order it was produced in. */

@@ -9,12 +9,12 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import t from 'tap';
-import { loadConfig } from '../../engine/config.js';
-import { createFileStore, type ManagedFileStore } from '../../engine/storage/create-file-store.js';
-import { filesUnder } from '../../engine/storage/disk-usage.js';
-import { janitorSettings } from '../../engine/storage/janitor.js';
-import { createLocalFileStore } from '../../engine/storage/local-files.js';
-import { openTempArea, TEMP_IDLE_MS } from '../../engine/storage/temp-area.js';
+import { loadConfig } from '../../engine/platform/config.js';
+import { createFileStore, type ManagedFileStore } from '../../engine/platform/storage/create-file-store.js';
+import { filesUnder } from '../../engine/platform/storage/disk-usage.js';
+import { janitorSettings } from '../../engine/platform/storage/janitor.js';
+import { createLocalFileStore } from '../../engine/platform/storage/local-files.js';
+import { openTempArea, TEMP_IDLE_MS } from '../../engine/platform/storage/temp-area.js';
 import { serve, tempDataDir, TEST_KEY } from '../support/serve.js';
 import { testEndpoints } from '../engine/test-endpoints.js';
 

@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { buffer, text } from 'node:stream/consumers';
 import t from 'tap';
-import { loadConfig } from '../../engine/config.js';
-import { createFileStore } from '../../engine/storage/create-file-store.js';
-import { PART_SIZE } from '../../engine/storage/s3-files.js';
+import { loadConfig } from '../../engine/platform/config.js';
+import { createFileStore } from '../../engine/platform/storage/create-file-store.js';
+import { PART_SIZE } from '../../engine/platform/storage/s3-files.js';
 import { tempDataDir } from '../support/serve.js';
 import { BUCKET, startLocalS3, type LocalS3 } from './s3-server.js';
 

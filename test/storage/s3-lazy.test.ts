@@ -11,9 +11,9 @@ const refuseSdk = `export async function resolve(specifier, context, next) {
 const hook = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(refuseSdk)}`)});`;
 
 const child = `
-import { loadConfig } from './engine/config.ts';
-import { createEngine } from './engine/app.ts';
-import { silentLogger } from './engine/log.ts';
+import { loadConfig } from './engine/platform/config.ts';
+import { createEngine } from './engine/app/app.ts';
+import { silentLogger } from './engine/platform/log.ts';
 import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-import type { Call } from '../../engine/adapters/types.js';
+import type { Call } from '../../engine/contract/call.js';
 
 /** The Call an adapter receives for a test key's request, with these params (adapter unit tests). */
 export const adapterCall = (params: Record<string, unknown>): Call => ({

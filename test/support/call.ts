@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Endpoint } from '../../engine/manifest/types.js';
+import type { Endpoint } from '../../engine/core/manifest-types.js';
 
 export interface Answer {
   status: number;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { openDatabase, type Database, type Dialect } from '../../engine/db/database.js';
+import { openDatabase, type Database, type Dialect } from '../../engine/platform/db/database.js';
 import { startPostgres } from './postgres.js';
 
 /**

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Fixture } from '../../engine/manifest/types.js';
+import type { Fixture } from '../../engine/core/manifest-types.js';
 
 /**
  * Example fixtures for the harness's non-HTTP servers (./fixture-dns.ts,

@@ -1,10 +1,10 @@
-import type { Endpoint } from '../../engine/manifest/types.js';
-import type { UpstreamSpec } from '../../engine/upstreams.js';
+import type { Endpoint } from '../../engine/core/manifest-types.js';
+import type { UpstreamSpec } from '../../engine/catalog/upstreams.js';
 import { startFixtureUpstream, type FixtureUpstream } from './fixture-upstream.js';
 import { startFixtureDns } from './fixture-dns.js';
 import { startFixtureWhois } from './fixture-whois.js';
 import type { FixtureServer } from './fixture-book.js';
-import type { EngineOptions } from '../../engine/app.js';
+import type { EngineOptions } from '../../engine/app/app.js';
 import { serve, type Served } from './serve.js';
 
 /**

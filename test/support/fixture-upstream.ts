@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { Fixture } from '../../engine/manifest/types.js';
+import type { Fixture } from '../../engine/core/manifest-types.js';
 import { expandFixtureUrls } from './fixture-urls.js';
 
 /**

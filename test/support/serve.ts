@@ -4,10 +4,10 @@ import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { loadConfig } from '../../engine/config.js';
-import { createEngine, type Engine, type EngineOptions } from '../../engine/app.js';
-import { silentLogger } from '../../engine/log.js';
-import { createHttpServer } from '../../engine/http-server.js';
+import { loadConfig } from '../../engine/platform/config.js';
+import { createEngine, type Engine, type EngineOptions } from '../../engine/app/app.js';
+import { silentLogger } from '../../engine/platform/log.js';
+import { createHttpServer } from '../../engine/app/http-server.js';
 
 export const TEST_KEY = 'conformance-test-key';
 

@@ -1,4 +1,4 @@
-import type { Endpoint, Example } from '../../engine/manifest/types.js';
+import type { Endpoint, Example } from '../../engine/core/manifest-types.js';
 import { expandFixtureUrls } from './fixture-urls.js';
 
 /** Valid params for the endpoint: an example's (default its first), topped up with param examples, `${fixtures}` expanded to `filesBase`. */

@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
-import { startTempMail } from '../../engine/tempmail/smtp.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
+import { startTempMail } from '../../engine/features/tempmail/smtp.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 
 const endpoints = loadEndpoints(path.join(ENDPOINTS_DIR, 'tempgen')).filter((e) => e.path.includes('tempmail'));

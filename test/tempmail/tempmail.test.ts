@@ -1,8 +1,8 @@
 import path from 'node:path';
 import t from 'tap';
 import nodemailer from 'nodemailer';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
 import { mailServer } from './mail-server.js';
 import { testDialects } from '../support/dialects.js';
 import { serve, TEST_KEY } from '../support/serve.js';

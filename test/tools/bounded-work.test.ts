@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import QRCode from 'qrcode';
 import sharp from 'sharp';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 import { words } from '../support/words.js';
 

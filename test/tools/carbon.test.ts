@@ -1,7 +1,7 @@
 import t from 'tap';
 import sharp from 'sharp';
-import { renderCarbon } from '../../engine/tools/carbon/render.js';
-import { detectLanguage } from '../../engine/tools/carbon/detect-language.js';
+import { renderCarbon } from '../../engine/features/tools/carbon/render.js';
+import { detectLanguage } from '../../engine/features/tools/carbon/detect-language.js';
 
 /** Distinct opaque colours in an image (to see that tokens got their theme colours). */
 async function colours(png: Buffer): Promise<Set<string>> {

@@ -1,12 +1,12 @@
 import t from 'tap';
-import email from '../../engine/handlers/checker/email.js';
-import dnsCheck from '../../engine/handlers/checker/dns.js';
+import email from '../../engine/kinds/handlers/checker/email.js';
+import dnsCheck from '../../engine/kinds/handlers/checker/dns.js';
 import { startDnsServer } from './dns-server.js';
 import path from 'node:path';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadUpstreamSpecs, UpstreamRegistry } from '../../engine/upstreams.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { loadUpstreamSpecs, UpstreamRegistry } from '../../engine/catalog/upstreams.js';
 import { getServers } from 'node:dns';
-import { parseServer, resolverFor } from '../../engine/tools/dns.js';
+import { parseServer, resolverFor } from '../../engine/features/tools/dns.js';
 
 /** The shipped upstreams (dns, whois, …) read with this env: the handlers take their servers from them. */
 const upstreamsFor = (env: Record<string, string>) => new UpstreamRegistry(loadUpstreamSpecs(path.join(ENDPOINTS_DIR, 'upstreams')), env);

@@ -5,8 +5,8 @@
  * without its picture (400), a NUL character in any text (400 naming the parameter).
  */
 import t from 'tap';
-import { loadEndpoints } from '../../engine/manifest/load.js';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
 import { callEndpoint } from '../support/call.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 

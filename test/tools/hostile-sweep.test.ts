@@ -8,10 +8,10 @@
  */
 import path from 'node:path';
 import t from 'tap';
-import { loadEndpoints } from '../../engine/manifest/load.js';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import type { Endpoint } from '../../engine/manifest/types.js';
-import { loadUpstreamSpecs } from '../../engine/upstreams.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import type { Endpoint } from '../../engine/core/manifest-types.js';
+import { loadUpstreamSpecs } from '../../engine/catalog/upstreams.js';
 import { callEndpoint } from '../support/call.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import t from 'tap';
 import { chromium, type Browser } from 'playwright-core';
-import { obfuscateHtml } from '../../engine/handlers/tools/htmlobfuscate.js';
+import { obfuscateHtml } from '../../engine/kinds/handlers/tools/htmlobfuscate.js';
 
 /**
  * The obfuscated page must behave like the original in a real browser: same text,

@@ -3,8 +3,8 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import sharp from 'sharp';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 
 /**

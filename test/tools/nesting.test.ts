@@ -1,5 +1,5 @@
 import t from 'tap';
-import { loadHandler } from '../../engine/handlers/load.js';
+import { loadHandler } from '../../engine/kinds/handlers/load.js';
 
 /**
  * Deeply nested documents overflow the recursive parsers and printers; that is the

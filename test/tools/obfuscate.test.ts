@@ -1,6 +1,6 @@
 import vm from 'node:vm';
 import t from 'tap';
-import { obfuscateJs } from '../../engine/tools/obfuscate.js';
+import { obfuscateJs } from '../../engine/features/tools/obfuscate.js';
 
 /** Run a script in a fresh context and collect what it logs. */
 function run(code: string): string[] {

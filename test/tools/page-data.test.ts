@@ -1,5 +1,5 @@
 import t from 'tap';
-import { PageData, displayCount } from '../../engine/tools/html/page-data.js';
+import { PageData, displayCount } from '../../engine/features/tools/html/page-data.js';
 
 /** What the profile and channel lookups read from public pages, on the markup variations pages really use. */
 t.test('meta tags by property or name, in any attribute order and quoting, entities decoded', async (t) => {

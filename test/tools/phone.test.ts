@@ -1,5 +1,5 @@
 import t from 'tap';
-import phone from '../../engine/handlers/checker/phone.js';
+import phone from '../../engine/kinds/handlers/checker/phone.js';
 
 const check = (number: string, country?: string) =>
   phone({ params: { phone: number, country }, options: {}, call: {} as any, setup: {} as any }) as Promise<Record<string, any>>;

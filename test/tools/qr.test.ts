@@ -1,7 +1,7 @@
 import path from 'node:path';
 import t from 'tap';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 
 const endpoints = loadEndpoints(path.join(ENDPOINTS_DIR, 'tools')).filter((e) => ['/api/tools/createqr', '/api/tools/readqr'].includes(e.path));

@@ -1,8 +1,8 @@
 /** /api/tools/myip answers with the caller's address and headers, credentials blanked. */
 import path from 'node:path';
 import t from 'tap';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadManifestFile } from '../../engine/manifest/load.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { loadManifestFile } from '../../engine/catalog/load.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 
 const file = path.join(ENDPOINTS_DIR, 'tools', 'myip.yaml');

@@ -3,9 +3,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import sharp from 'sharp';
-import { createSsrfGuard } from '../../engine/http/ssrf-guard.js';
-import screenshot from '../../engine/handlers/tools/screenshot.js';
-import { FileOutput } from '../../engine/handlers/types.js';
+import { createSsrfGuard } from '../../engine/platform/http/ssrf-guard.js';
+import screenshot from '../../engine/kinds/handlers/tools/screenshot.js';
+import { FileOutput } from '../../engine/contract/handler.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 

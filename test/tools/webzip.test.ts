@@ -1,9 +1,9 @@
 import t from 'tap';
 import yauzl from 'yauzl';
-import { archiveSite, WEBZIP_LIMITS } from '../../engine/webzip/site-archive.js';
-import { archivePath } from '../../engine/webzip/local-path.js';
-import { ApiError } from '../../engine/errors.js';
-import type { AdapterSetup, Call } from '../../engine/adapters/types.js';
+import { archiveSite, WEBZIP_LIMITS } from '../../engine/features/webzip/site-archive.js';
+import { archivePath } from '../../engine/features/webzip/local-path.js';
+import { ApiError } from '../../engine/core/errors.js';
+import type { AdapterSetup, Call } from '../../engine/contract/call.js';
 
 /** A site served from memory; a URL missing from it fails the way a refused or failed fetch does. */
 function site(pages: Record<string, [string, string]>) {

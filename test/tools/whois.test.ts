@@ -1,10 +1,10 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
-import whois from '../../engine/handlers/checker/whois.js';
+import whois from '../../engine/kinds/handlers/checker/whois.js';
 import path from 'node:path';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadUpstreamSpecs, UpstreamRegistry } from '../../engine/upstreams.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { loadUpstreamSpecs, UpstreamRegistry } from '../../engine/catalog/upstreams.js';
 
 /** The shipped upstreams (dns, whois, …) read with this env: the handlers take their servers from them. */
 const upstreamsFor = (env: Record<string, string>) => new UpstreamRegistry(loadUpstreamSpecs(path.join(ENDPOINTS_DIR, 'upstreams')), env);

@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry (engine/tracing): with OTEL_EXPORTER_OTLP_ENDPOINT set, each request is a
+ * OpenTelemetry (engine/platform/tracing): with OTEL_EXPORTER_OTLP_ENDPOINT set, each request is a
  * server span exported over OTLP/HTTP; here to a local receiver standing in for a
  * collector, which is told the span once the engine closes (the SDK exports what it
  * buffered at shutdown). Off by default: the SDK is not even loaded (test/engine/boot.test.ts).
@@ -7,9 +7,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
-import { loadConfig } from '../../engine/config.js';
-import { otlpTarget } from '../../engine/tracing/otlp-target.js';
-import { tracingEnabled } from '../../engine/tracing/tracing.js';
+import { loadConfig } from '../../engine/platform/config.js';
+import { otlpTarget } from '../../engine/platform/tracing/otlp-target.js';
+import { tracingEnabled } from '../../engine/platform/tracing/tracing.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 import { testEndpoints } from '../engine/test-endpoints.js';
 
@@ -96,7 +96,7 @@ t.test("a request becomes a server span at the collector, continuing the caller'
 });
 
 t.test('the configuration refuses a bad OTLP setting at boot', async (t) => {
-  const { createEngine } = await import('../../engine/app.js');
+  const { createEngine } = await import('../../engine/app/app.js');
   t.throws(
     () => createEngine({ config: loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'udp' }), endpoints: [] }),
     /OTEL_EXPORTER_OTLP_PROTOCOL/,

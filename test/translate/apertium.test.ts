@@ -5,15 +5,15 @@
  */
 import { execFileSync } from 'node:child_process';
 import t from 'tap';
-import { loadConfig } from '../../engine/config.js';
-import { createHttpClient } from '../../engine/http/client.js';
-import { liveChildren } from '../../engine/media/child.js';
-import { apertiumFor } from '../../engine/translate/apertium.js';
-import { describePairs, detectSource, findPair, sourcesInto } from '../../engine/translate/apertium-pairs.js';
-import { parseLanguage } from '../../engine/translate/languages.js';
-import { scopeOf } from '../../engine/scope.js';
-import { ENDPOINTS_DIR } from '../../engine/app.js';
-import { loadEndpoints } from '../../engine/manifest/load.js';
+import { loadConfig } from '../../engine/platform/config.js';
+import { createHttpClient } from '../../engine/platform/http/client.js';
+import { liveChildren } from '../../engine/features/media/child.js';
+import { apertiumFor } from '../../engine/features/translate/apertium.js';
+import { describePairs, detectSource, findPair, sourcesInto } from '../../engine/features/translate/apertium-pairs.js';
+import { parseLanguage } from '../../engine/features/translate/languages.js';
+import { scopeOf } from '../../engine/platform/scope.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { loadEndpoints } from '../../engine/catalog/load.js';
 import { serve, TEST_KEY } from '../support/serve.js';
 import path from 'node:path';
 

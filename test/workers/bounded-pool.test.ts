@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap';
-import { BoundedPool } from '../../engine/workers/pool.js';
-import { ApiError } from '../../engine/errors.js';
-import { siblingModule } from '../../engine/root.js';
+import { BoundedPool } from '../../engine/platform/workers/pool.js';
+import { ApiError } from '../../engine/core/errors.js';
+import { siblingModule } from '../../engine/core/root.js';
 
 /** A one-thread pool of the fixture worker, closed when the subtest ends; warmed, as a worker's start takes a while under tsx. */
 async function pool(t: Test, extra: Partial<ConstructorParameters<typeof BoundedPool>[0]> = {}) {

@@ -1,5 +1,5 @@
-import { boundedTask } from '../../engine/workers/task.js';
-import { invalidParameter } from '../../engine/errors.js';
+import { boundedTask } from '../../engine/platform/workers/task.js';
+import { invalidParameter } from '../../engine/core/errors.js';
 
 /** A worker for the BoundedPool test: each task names a behaviour. */
 export default boundedTask(async (task: { kind: string; ms?: number }) => {

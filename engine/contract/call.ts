@@ -1,0 +1,115 @@
+import type { Readable } from 'node:stream';
+import type { Config } from '../platform/config.js';
+import type { HttpClient } from '../platform/http/client.js';
+import type { UpstreamRegistry } from '../catalog/upstreams.js';
+import type { ResultCache } from '../platform/cache.js';
+import type { CostClass, Endpoint } from '../core/manifest-types.js';
+import type { FileStore, OpenedFile } from '../platform/storage/files.js';
+import type { Tier } from '../platform/auth/tiers.js';
+
+/**
+ * The one interface every adapter kind implements. An adapter turns validated
+ * params into data; the engine owns envelopes, headers, auth, limits and caching.
+ * Adapters never import each other.
+ */
+export interface AdapterKind<C = any> {
+  /** The `adapter.kind` value manifests use. */
+  kind: string;
+  /** The cost class of its endpoints unless a manifest names one (`cost`). */
+  cost: CostClass;
+  /** JSON Schema of `adapter.config`; checked at boot and by `npm run lint:endpoints`. */
+  configSchema: object;
+  /**
+   * Why endpoints with this config cannot run in this environment (a missing env var,
+   * binary or upstream), or undefined when they can. Evaluated once at boot.
+   */
+  unavailable?(config: C, setup: AdapterSetup): string | undefined;
+  /**
+   * A check of the config beyond its schema, when manifests are compiled and linted
+   * (e.g. that a named module exists): `[field under adapter.config, problem]`.
+   */
+  verify?(config: C): [string, string] | undefined;
+  /**
+   * Build the endpoint's handler, once, on the endpoint's first call (at boot for lint):
+   * an adapter with heavy libraries imports them here, so a boot loads none of them.
+   */
+  create(config: C, setup: AdapterSetup): EndpointHandler | Promise<EndpointHandler>;
+}
+
+/** What an adapter may use while it builds a handler. */
+export interface AdapterSetup {
+  config: Config;
+  endpoint: Endpoint;
+  /** Directory of the manifest file, for data files named relative to it. */
+  manifestDir: string;
+  http: HttpClient;
+  upstreams: UpstreamRegistry;
+  cache: ResultCache;
+  /** Hosted files (content-addressed, served at /files/<name>). */
+  files: FileStore;
+}
+
+export interface Call {
+  /** Validated, coerced params with defaults applied. */
+  params: Record<string, any>;
+  /**
+   * Aborted on client disconnect or when the endpoint's timeout elapses. Made on first
+   * read, so an adapter that answers from memory should not read (or destructure) it.
+   */
+  signal: AbortSignal;
+  /** Origin for links handed out (PUBLIC_BASE_URL). */
+  baseUrl: string;
+  requestId: string;
+  /** The API key the request counts against (per-key state such as AI session memory). */
+  caller: Caller;
+  /** Files from a multipart body, by field name. */
+  files?: Record<string, UploadedFile>;
+  /**
+   * Report how far the work is, 0–100, and what it is doing (`downloading`, `converting`):
+   * shown to the client at GET /api/jobs/:id when the call runs as a job. Absent on a
+   * plain synchronous call, so callers write `call.progress?.(40, 'converting')`.
+   */
+  progress?: (percent: number, stage?: string) => void;
+  /**
+   * Report AI tokens the provider counted for this call (usage.prompt_tokens and
+   * completion_tokens): added to the key's usage and the metrics. Absent in jobs.
+   */
+  meter?: (tokens: { prompt?: number; completion?: number }) => void;
+  /** Who is asking (for request-info tools): address as Koa sees it (TRUST_PROXY) and raw headers — never log these. */
+  client?: { ip: string; headers: Record<string, string | string[] | undefined> };
+}
+
+/**
+ * Who is calling: an opaque, stable id of the API key — never the key itself or its
+ * hash — and the key's tier. Public endpoints (no key) use `ip:<client address>`.
+ */
+export interface Caller {
+  keyId: string;
+  tier: Tier;
+}
+
+export interface UploadedFile {
+  path: string;
+  size: number;
+  name: string;
+  clientType?: string;
+}
+
+export type Output =
+  | { type: 'json'; result: unknown }
+  | {
+      type: 'binary';
+      body: Buffer | Readable;
+      contentType: string;
+      /** Sent as Content-Disposition: attachment when set. */
+      filename?: string;
+      size?: number;
+      headers?: Record<string, string>;
+    }
+  /** A stored file (e.g. a cached download), sent with byte ranges honoured so players can seek. */
+  | { type: 'file'; file: OpenedFile; contentType: string; filename?: string }
+  | { type: 'redirect'; location: string; status?: 301 | 302 | 307 | 308 };
+
+export type EndpointHandler = (call: Call) => Promise<Output>;
+
+export const json = (result: unknown): Output => ({ type: 'json', result });

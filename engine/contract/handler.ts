@@ -1,0 +1,48 @@
+import type { AdapterSetup, Call, Output } from './call.js';
+
+/**
+ * A code endpoint's handler: the unit behind one manifest whose adapter is
+ * `kind: code`. It lives at `engine/kinds/handlers/<category>/<name>.ts`, mirroring the
+ * manifest's `endpoints/<category>/<name>.yaml`, and is imported on the endpoint's
+ * first call. It returns plain data (the envelope's `result`), a `FileOutput` (hosted,
+ * or sent as bytes with `stream=true`), or a `Reply` for full control of the answer.
+ */
+export interface PureInput<P> {
+  /** Validated, coerced params with defaults applied, as declared in the manifest. */
+  params: P;
+  /** Fixed inputs from the manifest's `adapter.config.options` (one handler, several endpoints). */
+  options: Readonly<Record<string, any>>;
+}
+
+export interface HandlerInput<P> extends PureInput<P> {
+  call: Call;
+  setup: AdapterSetup;
+}
+
+export type Handler<P = Record<string, any>> = (input: HandlerInput<P>) => unknown;
+
+/** Type a handler's params (the manifest declares them; this states their TypeScript shape). */
+export const handler = <P = Record<string, any>>(run: Handler<P>): Handler<P> => run;
+
+/**
+ * The handler of a `cost: cpu` endpoint: it runs in a worker thread of the code pool
+ * (handlers/cpu-pool.ts) under a wall-clock and memory limit, so it sees only its
+ * params and options — no call, no setup — and returns data or a FileOutput.
+ */
+export type PureHandler<P = Record<string, any>> = (input: PureInput<P>) => unknown;
+
+export const pureHandler = <P = Record<string, any>>(run: PureHandler<P>): PureHandler<P> => run;
+
+/** A generated file (QR image, code image, audio…): hosted, or streamed with stream=true. */
+export class FileOutput {
+  constructor(
+    readonly data: Buffer,
+    readonly ext: string,
+    readonly contentType: string,
+  ) {}
+}
+
+/** An answer written as is: bytes, a stored file, a redirect (not wrapped in the envelope). */
+export class Reply {
+  constructor(readonly output: Output) {}
+}

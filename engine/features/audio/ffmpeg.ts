@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import type { AdapterSetup, Call } from '../../contract/call.js';
+import { captureTool } from '../media/child.js';
+import { mediaSettings } from '../media/settings.js';
+import { FileOutput } from '../../contract/handler.js';
+import { toolError } from './source.js';
+
+/**
+ * ffmpeg runs of the audio tools: local files in and out only (`-protocol_whitelist
+ * file,pipe`, so a container cannot make ffmpeg fetch a URL), killed with the call.
+ */
+export const MP3_ARGS = ['-c:a', 'libmp3lame', '-b:a', '192k', '-f', 'mp3'];
+
+/** Run ffmpeg with `inputs` (local paths) and the rest of its arguments (filters, codec, output). */
+export async function runFfmpeg(setup: Pick<AdapterSetup, 'config'>, signal: AbortSignal, inputs: string[], args: string[]): Promise<void> {
+  const ffmpeg = mediaSettings(setup.config).ffmpeg;
+  const full = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y'];
+  for (const input of inputs) full.push('-protocol_whitelist', 'file,pipe', '-i', input);
+  try {
+    await captureTool(ffmpeg, [...full, ...args], { signal, maxBytes: 1024 * 1024 });
+  } catch (error) {
+    toolError(signal, 'ffmpeg', 'the audio could not be processed', error);
+  }
+}
+
+/** Seconds of audio in a file (ffprobe), e.g. to report a generated file's length. */
+export async function durationOf(setup: Pick<AdapterSetup, 'config'>, signal: AbortSignal, file: string): Promise<number> {
+  const ffprobe = mediaSettings(setup.config).ffprobe;
+  const out = await captureTool(ffprobe, ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file], { signal }).catch((error: unknown) =>
+    toolError(signal, 'ffprobe', 'the audio could not be read', error),
+  );
+  return Math.round(Number(out.trim()) * 100) / 100;
+}
+
+/**
+ * An MP3 made by a tool as the answer: the bytes with stream=true, otherwise hosted
+ * with `url` (what clients read), its size, length and the facts the tool adds.
+ */
+export async function mp3Answer(setup: AdapterSetup, call: Call, file: string, facts: Record<string, unknown>): Promise<unknown> {
+  const data = await fs.promises.readFile(file);
+  if (call.params.stream) return new FileOutput(data, 'mp3', 'audio/mpeg');
+  const duration = await durationOf(setup, call.signal, file);
+  const stored = await setup.files.put(data, { ext: 'mp3' });
+  return { url: stored.url, download_url: stored.url, mime: 'audio/mpeg', size: stored.size, duration, ...facts };
+}

@@ -1,0 +1,54 @@
+import crypto from 'node:crypto';
+import type { AdapterSetup, Call, Output } from '../../contract/call.js';
+import { invalidParameter } from '../../core/errors.js';
+import { deliver } from './deliver.js';
+import type { ImageOp } from './image-ops.js';
+import { fetchPhoto, PHOTO_MAX_PIXELS } from './photo-input.js';
+import type { RenderResult } from './render.js';
+import type { ImageFormat } from './encode.js';
+import type { UpscaleModel } from './upscale.js';
+
+/**
+ * The shared path of the photo manipulation endpoints (engine/kinds/handlers/effects/image-*.ts,
+ * tools/imageupscaler.ts): the photo comes from `url` through the SSRF guard (or a data
+ * URL), the work runs off the event loop, identical requests (same work, params and
+ * photo) run once, and the answer is the hosted picture or its bytes with stream=true.
+ */
+async function manipulate(
+  setup: AdapterSetup,
+  call: Call,
+  name: string,
+  work: (input: Buffer, params: Record<string, unknown>) => Promise<RenderResult>,
+): Promise<Output> {
+  // Skia, sharp and the worker pool load with the first image endpoint called, not at boot
+  const [{ PHOTO_UNREADABLE }, { renderCache }] = await Promise.all([import('./render.js'), import('./shared.js')]);
+  const input = await fetchPhoto(setup, call, 'url');
+  const { url: _url, stream: _stream, ...params } = call.params;
+  const key = crypto
+    .createHash('sha256')
+    .update(`${name}\0${JSON.stringify(params, Object.keys(params).sort())}\0`)
+    .update(input)
+    .digest('hex');
+  const result = await renderCache(setup.config)
+    .get(key, () => work(input, params))
+    .catch((err: Error) => {
+      throw err.message?.startsWith(PHOTO_UNREADABLE) ? invalidParameter('url', `not a supported image, or over ${PHOTO_MAX_PIXELS / 1e6} megapixels`) : err;
+    });
+  return deliver(setup, call, result, name);
+}
+
+/** One manipulation of engine/features/effects/image-ops.ts, in the shared render pool. */
+export function photoOp(setup: AdapterSetup, call: Call, op: ImageOp): Promise<Output> {
+  return manipulate(setup, call, op, async (input, params) => {
+    const { renderPool } = await import('./shared.js');
+    return renderPool(setup.config).render({ op, params, input });
+  });
+}
+
+/** Upscaling (Lanczos or ESRGAN-slim, picked by the `model` param) in the neural worker. */
+export function photoUpscale(setup: AdapterSetup, call: Call): Promise<Output> {
+  return manipulate(setup, call, 'upscale', async (input, params) => {
+    const { upscale } = await import('./upscale.js');
+    return upscale(input, (params.model as UpscaleModel | undefined) ?? 'lanczos-2x', (params.format as ImageFormat | undefined) ?? 'png', setup.config);
+  });
+}

@@ -1,0 +1,48 @@
+import crypto from 'node:crypto';
+import type { AdapterSetup, Call, Output } from '../../contract/call.js';
+import { invalidParameter } from '../../core/errors.js';
+import { deliver } from './deliver.js';
+import type { ImageFormat } from './encode.js';
+import { fetchPhoto, PHOTO_MAX_PIXELS } from './photo-input.js';
+import type { RenderParams } from './render.js';
+import type { Template } from './template-types.js';
+import { templateHash } from './templates.js';
+
+/** Each template's content hash, made once: part of every render's cache key. */
+const hashes = new WeakMap<Template, string>();
+
+/**
+ * One template's answer to one call, wherever the endpoint is (the effect adapter, or an
+ * effect under another path: handlers/tools/effect-alias.ts): the photo at `url` fetched
+ * (SSRF-guarded, or a data URL) when the template takes one, rendered in the shared worker
+ * pool, identical requests (same template content, params and photo) once, then delivered
+ * as the bytes with stream=true or hosted.
+ */
+export async function runTemplate(setup: AdapterSetup, call: Call, template: Template): Promise<Output> {
+  let hash = hashes.get(template);
+  if (hash === undefined) hashes.set(template, (hash = templateHash(template)));
+  // Skia, sharp and the worker pool load with the first effect called, not at boot
+  const [{ PHOTO_UNREADABLE }, { renderCache, renderPool }] = await Promise.all([import('./render.js'), import('./shared.js')]);
+  const photo = template.input.startsWith('image') ? await fetchPhoto(setup, call) : undefined;
+  const params = renderParams(call.params);
+  const key = crypto
+    .createHash('sha256')
+    .update(`${template.slug}\0${hash}\0${JSON.stringify(params, Object.keys(params).sort())}\0`)
+    .update(photo ?? '')
+    .digest('hex');
+  const result = await renderCache(setup.config)
+    .get(key, () => renderPool(setup.config).render({ template, params, photo }))
+    .catch((err: Error) => {
+      throw err.message?.startsWith(PHOTO_UNREADABLE) ? invalidParameter('url', `not a supported image, or over ${PHOTO_MAX_PIXELS / 1e6} megapixels`) : err;
+    });
+  return deliver(setup, call, result, template.slug);
+}
+
+/** What of a call's params the renderer takes. */
+export function renderParams(params: Record<string, unknown>): RenderParams {
+  const out: RenderParams = {};
+  for (const key of ['text', 'text1', 'text2'] as const) if (typeof params[key] === 'string') out[key] = params[key] as string;
+  if (typeof params.size === 'number') out.size = params.size;
+  if (typeof params.format === 'string') out.format = params.format as ImageFormat;
+  return out;
+}

@@ -1,0 +1,26 @@
+import { RenderPool } from './render-pool.js';
+import { RenderCache } from './render-cache.js';
+import type { Config } from '../../platform/config.js';
+import { scopeOf } from '../../platform/scope.js';
+
+/**
+ * One render pool and one render cache per engine (engine/platform/scope.ts), shared by every
+ * effect endpoint (a pool per endpoint would mean hundreds of idle threads).
+ */
+
+/** The pool, created on first use, sized by EFFECTS_THREADS / EFFECTS_QUEUE (checked by loadConfig). */
+export function renderPool(config: Config | undefined): RenderPool {
+  return scopeOf(config).own('render', () => new RenderPool({ threads: config?.effects?.threads, queue: config?.effects?.queue }), {
+    close: (pool) => pool.close(),
+    stats: (pool) => pool.stats,
+  });
+}
+
+export function renderCache(config: Config | undefined): RenderCache {
+  return scopeOf(config).own('render cache', () => new RenderCache());
+}
+
+/** Stops the workers now (the engine's close does it too). */
+export async function closeRenderPool(config?: Config): Promise<void> {
+  await scopeOf(config).release('render');
+}

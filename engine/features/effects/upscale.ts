@@ -1,0 +1,124 @@
+import { Piscina } from 'piscina';
+import sharp, { type Metadata, type Sharp } from 'sharp';
+import { invalidParameter, overloaded } from '../../core/errors.js';
+import { CONTENT_TYPES, type ImageFormat } from './encode.js';
+import { PHOTO_MAX_PIXELS } from './photo-input.js';
+import { PHOTO_UNREADABLE, type RenderResult } from './render.js';
+import { siblingModule } from '../../core/root.js';
+import type { Config } from '../../platform/config.js';
+import { scopeOf } from '../../platform/scope.js';
+import type { EsrganJob, EsrganModel, EsrganResult } from './esrgan-worker.js';
+
+/** Upscaling models a client may pick (the manifest's `model` enum). */
+export const UPSCALE_MODELS = {
+  'lanczos-2x': { scale: 2, neural: false },
+  'lanczos-4x': { scale: 4, neural: false },
+  'esrgan-slim-2x': { scale: 2, neural: true },
+  'esrgan-slim-3x': { scale: 3, neural: true },
+  'esrgan-slim-4x': { scale: 4, neural: true },
+} as const;
+export type UpscaleModel = keyof typeof UPSCALE_MODELS;
+
+/** Largest output side. */
+export const UPSCALE_MAX_SIDE = 4096;
+/** Largest input for the neural models: CPU inference time grows with the pixel count. */
+export const NEURAL_MAX_PIXELS = 256 * 256;
+
+/** One thread for neural work per engine: it is slow and memory-hungry, so it must not starve the renderers. */
+function esrganPool(config: Config | undefined): Piscina {
+  return scopeOf(config).own(
+    'esrgan',
+    () => new Piscina({ filename: siblingModule(import.meta.url, 'esrgan-worker'), minThreads: 0, maxThreads: 1, maxQueue: 4, idleTimeout: 120_000 }),
+    { close: (pool) => pool.destroy() },
+  );
+}
+
+/** Stops the neural worker now (the engine's close does it too). */
+export async function closeUpscalePool(config?: Config): Promise<void> {
+  await scopeOf(config).release('esrgan');
+}
+
+/** A decoded client photo, upright, with its size. */
+async function open(input: Uint8Array): Promise<{ src: Sharp; w: number; h: number }> {
+  const src = sharp(input, { limitInputPixels: PHOTO_MAX_PIXELS, animated: false }).rotate();
+  let meta: Metadata;
+  try {
+    meta = await src.metadata();
+  } catch {
+    throw invalidParameter('url', `not a supported image, or over ${PHOTO_MAX_PIXELS / 1e6} megapixels`);
+  }
+  return { src, w: meta.autoOrient?.width ?? meta.width!, h: meta.autoOrient?.height ?? meta.height! };
+}
+
+/** The image through an ESRGAN model in the neural worker, as a sharp pipeline on the result. */
+async function neural(src: Sharp, w: number, h: number, model: EsrganModel, scale: EsrganJob['scale'], config: Config | undefined): Promise<Sharp> {
+  const { data } = await src
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+    .catch((err: Error) => {
+      throw new Error(`${PHOTO_UNREADABLE}: ${err.message}`);
+    });
+  const job: EsrganJob = { model, scale, rgb: data, width: w, height: h };
+  let r: EsrganResult;
+  try {
+    r = await esrganPool(config).run(job);
+  } catch (err) {
+    if (err instanceof Error && /queue is at limit/i.test(err.message)) throw overloaded('The upscaler is busy');
+    throw err;
+  }
+  return sharp(Buffer.from(r.rgb.buffer, r.rgb.byteOffset, r.rgb.byteLength), { raw: { width: r.width, height: r.height, channels: 3 } });
+}
+
+async function encodeAs(out: Sharp, format: ImageFormat): Promise<RenderResult> {
+  const encoded = format === 'jpg' ? out.jpeg({ quality: 92 }) : format === 'webp' ? out.webp({ quality: 92 }) : out.png({ compressionLevel: 6 });
+  const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
+  return { data, contentType: CONTENT_TYPES[format], format, width: info.width, height: info.height };
+}
+
+/** Not abortable on purpose: a result is shared by every identical request (render cache). */
+export async function upscale(input: Uint8Array, model: UpscaleModel, format: ImageFormat, config?: Config): Promise<RenderResult> {
+  const { scale, neural: isNeural } = UPSCALE_MODELS[model];
+  const { src, w, h } = await open(input);
+  if (Math.max(w, h) * scale > UPSCALE_MAX_SIDE) throw invalidParameter('url', `the image is ${w}×${h}; ${scale}× would exceed ${UPSCALE_MAX_SIDE} px`);
+  if (isNeural && w * h > NEURAL_MAX_PIXELS)
+    throw invalidParameter('url', `neural models take images up to ${NEURAL_MAX_PIXELS} pixels (this one is ${w}×${h}); use a lanczos model`);
+  const out = isNeural ? await neural(src, w, h, 'slim', scale as EsrganJob['scale'], config) : src.resize(w * scale, h * scale, { kernel: 'lanczos3' });
+  return encodeAs(out, format);
+}
+
+/** Input pixels the enhancer runs the network on by default (~1 s per 128×128 tile at ×4 on a quiet core). */
+export const ENHANCE_INPUT_PIXELS = 256 * 256;
+
+/**
+ * Enhancement (remini-style): ESRGAN-medium ×4, then light unsharp masking. This
+ * sharpens and adds resolution; it does not restore faces. A photo over
+ * `maxPixels` is first reduced (Lanczos) to that pixel count, so the work is
+ * bounded whatever the upload: the result is at most 4× that size.
+ */
+export async function enhance(
+  input: Uint8Array,
+  format: ImageFormat,
+  maxPixels = ENHANCE_INPUT_PIXELS,
+  config?: Config,
+): Promise<RenderResult & { input: { width: number; height: number } }> {
+  let { src, w, h } = await open(input);
+  const original = { width: w, height: h };
+  if (w * h > maxPixels) {
+    const f = Math.sqrt(maxPixels / (w * h));
+    [w, h] = [Math.max(1, Math.floor(w * f)), Math.max(1, Math.floor(h * f))];
+    // materialised so the network sees exactly w×h (sharp's resize may round differently)
+    const { data } = await src
+      .resize(w, h, { kernel: 'lanczos3', fit: 'fill' })
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true })
+      .catch((err: Error) => {
+        throw new Error(`${PHOTO_UNREADABLE}: ${err.message}`);
+      });
+    src = sharp(data, { raw: { width: w, height: h, channels: 3 } });
+  }
+  const upscaled = await neural(src, w, h, 'medium', 4, config);
+  const result = await encodeAs(upscaled.sharpen({ sigma: 0.8, m1: 0.6, m2: 1.5 }), format);
+  return { ...result, input: original };
+}

@@ -1,0 +1,79 @@
+import type { Browser, BrowserContext } from 'playwright-core';
+import type { SsrfGuard } from '../../../platform/http/ssrf-guard.js';
+
+/**
+ * One headless Chromium (Debian's, at CHROMIUM_PATH or /usr/bin/chromium) shared by
+ * the browser tools while they have work, and closed when the last job ends: a live
+ * browser process would keep the Node process from exiting, and a launch costs only
+ * ~0.3 s. Each job gets its own context (no cookies or cache shared between callers).
+ */
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-dev-shm-usage',
+];
+
+let launching: Promise<Browser> | undefined;
+let jobs = 0;
+
+export function chromiumPath(env: Readonly<Record<string, string>>): string {
+  return env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+}
+
+async function browser(executablePath: string): Promise<Browser> {
+  const existing = launching && (await launching.catch(() => undefined));
+  if (existing?.isConnected()) return existing;
+  // imported on first use: playwright-core is large and most processes never launch a browser
+  launching = import('playwright-core').then(({ chromium }) => chromium.launch({ executablePath, args: ARGS }));
+  return launching;
+}
+
+/**
+ * Run `job` in a fresh context whose every request passes the SSRF guard: the page
+ * itself, its sub-resources, fetch/XHR, redirects and WebSockets. Refused requests
+ * are aborted, so a public page cannot make the server's browser reach a private
+ * address. Service workers are blocked so no request can bypass the routing.
+ */
+export async function withGuardedContext<T>(
+  executablePath: string,
+  guard: SsrfGuard,
+  options: Parameters<Browser['newContext']>[0],
+  job: (context: BrowserContext) => Promise<T>,
+): Promise<T> {
+  jobs++;
+  let context: BrowserContext | undefined;
+  try {
+    context = await (await browser(executablePath)).newContext({ ...options, serviceWorkers: 'block', acceptDownloads: false });
+    const allowed = async (url: string) => {
+      if (url.startsWith('data:') || url.startsWith('blob:')) return true;
+      return guard.checkUrl(url).then(
+        () => true,
+        () => false,
+      );
+    };
+    await context.route('**/*', async (route) => {
+      if (await allowed(route.request().url())) await route.continue();
+      else await route.abort('blockedbyclient');
+    });
+    await context.routeWebSocket(/.*/, async (ws) => {
+      if (await allowed(ws.url().replace(/^ws/, 'http'))) ws.connectToServer();
+      else ws.close({ code: 1008, reason: 'blocked' });
+    });
+    return await job(context);
+  } finally {
+    await context?.close().catch(() => undefined);
+    if (--jobs === 0) await closeChromium();
+  }
+}
+
+/** Close the shared browser (when idle, and at engine shutdown). */
+export async function closeChromium(): Promise<void> {
+  const current = launching;
+  launching = undefined;
+  await (await current?.catch(() => undefined))?.close();
+}

@@ -1,9 +1,0 @@
-import { parseJson } from '../../tools/json.js';
-import { nestingLimited } from '../../tools/nesting.js';
-import { pureHandler } from '../types.js';
-import type { Params } from '../params.generated.js';
-
-/** /api/tools/jsonformat: pretty-printed with the indent asked for. */
-export default pureHandler<Params['tools/json-format']>(({ params }) =>
-  nestingLimited('json', () => JSON.stringify(parseJson(params.json), null, params.indent)),
-);

@@ -1,0 +1,100 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseYaml } from '../../core/yaml.js';
+import { compileMapping, EXPRESSION_SCHEMA, fillTemplate, type Expression } from '../../core/mapping.js';
+import { ApiError } from '../../core/errors.js';
+import { json, type AdapterKind, type AdapterSetup } from '../../contract/call.js';
+
+/**
+ * Local data sets shipped with the project (quotes, jokes, facts…): pick a random
+ * item, optionally filtered by params, and map it to the result. With `live`, an
+ * upstream is asked first and the data set is the fallback when it fails.
+ */
+interface DatasetConfig {
+  file: string;
+  /** JMESPath applied to the picked item (with `pick: all`, to the list of matching items). */
+  result?: Expression;
+  /** `random` (default): one random matching item; `all`: every matching item, in file order. */
+  pick?: 'random' | 'all';
+  /** item field -> param name; items must match every param the caller gave. */
+  filter?: Record<string, string>;
+  live?: { upstream: string; path: string; result?: Expression; timeoutMs?: number };
+}
+
+const cache = new Map<string, unknown[]>();
+
+function readList(file: string): unknown[] {
+  let list = cache.get(file);
+  if (!list) {
+    const text = fs.readFileSync(file, 'utf8');
+    const parsed = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+    if (!Array.isArray(parsed) || parsed.length === 0) throw new Error(`${file}: a data set must be a non-empty list`);
+    list = parsed;
+    cache.set(file, list);
+  }
+  return list;
+}
+
+const random = <T>(list: T[]): T => list[Math.floor(Math.random() * list.length)];
+
+export const dataset: AdapterKind<DatasetConfig> = {
+  kind: 'dataset',
+  cost: 'light',
+  configSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['file'],
+    properties: {
+      file: { type: 'string', description: 'JSON or YAML list, relative to the manifest' },
+      result: EXPRESSION_SCHEMA,
+      pick: { enum: ['random', 'all'], description: 'one random matching item (default) or all of them' },
+      filter: { type: 'object', additionalProperties: { type: 'string' } },
+      live: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['upstream', 'path'],
+        properties: { upstream: { type: 'string' }, path: { type: 'string' }, result: EXPRESSION_SCHEMA, timeoutMs: { type: 'integer' } },
+      },
+    },
+  },
+  unavailable(config, setup) {
+    if (!fs.existsSync(path.resolve(setup.manifestDir, config.file))) return `data file ${config.file} missing`;
+    if (config.live && !setup.upstreams.has(config.live.upstream)) return `unknown upstream ${config.live.upstream}`;
+    return undefined;
+  },
+  create(config, setup) {
+    const items = readList(path.resolve(setup.manifestDir, config.file));
+    const toResult = compileMapping(config.result);
+    const live = config.live && liveSource(config.live, setup);
+    // `call.signal` is read only when there is upstream work: the engine makes the abort machinery on first read
+    return async (call) => {
+      const { params } = call;
+      if (live) {
+        const answer = await live(params, call.signal).catch(() => undefined);
+        if (answer !== undefined && answer !== null && answer !== '') return json(answer);
+      }
+      const filtering = config.filter && Object.values(config.filter).some((param) => params[param] !== undefined);
+      const matching = filtering ? items.filter((item) => matches(item, config.filter!, params)) : items;
+      if (matching.length === 0) throw new ApiError(404, 'not_found', 'No entry matches the given parameters');
+      return json(toResult(config.pick === 'all' ? matching : random(matching)));
+    };
+  },
+};
+
+function matches(item: unknown, filter: Record<string, string>, params: Record<string, unknown>): boolean {
+  return Object.entries(filter).every(([field, param]) => {
+    const wanted = params[param];
+    if (wanted === undefined) return true;
+    const value = (item as Record<string, unknown>)[field];
+    return Array.isArray(value) ? value.includes(wanted) : value === wanted;
+  });
+}
+
+function liveSource(live: NonNullable<DatasetConfig['live']>, setup: AdapterSetup) {
+  if (setup.upstreams.unavailable(live.upstream)) return undefined;
+  const toResult = compileMapping(live.result);
+  return async (params: Record<string, unknown>, signal: AbortSignal) => {
+    const path = String(fillTemplate(live.path, { params, env: setup.config.env }));
+    return toResult(await setup.upstreams.call(live.upstream, { path, timeoutMs: live.timeoutMs, signal }));
+  };
+}

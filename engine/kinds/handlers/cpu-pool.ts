@@ -1,0 +1,60 @@
+import { BoundedPool } from '../../platform/workers/pool.js';
+import { siblingModule } from '../../core/root.js';
+import type { Config, CpuPoolSettings } from '../../platform/config.js';
+import { scopeOf } from '../../platform/scope.js';
+import { FileOutput } from '../../contract/handler.js';
+import type { CpuResult, CpuTask } from './cpu-task.js';
+
+/**
+ * The code pool: one process-wide BoundedPool in which every `cost: cpu` handler runs
+ * (text tools, regex, diff, parsers, QR decoding…), so no input can stall the event
+ * loop. Sized and limited from the environment (checked by loadConfig, used when the pool starts):
+ * CPU_THREADS (default: cores), CPU_QUEUE (waiting tasks, default 8 per thread),
+ * CPU_TASK_MS (wall-clock limit per task, default 5000 — a backstop behind the
+ * input limits, generous because a loaded host stretches wall-clock time; an endpoint's
+ * `limits.taskMs` overrides it) and CPU_TASK_MEMORY_MB (V8 heap per worker, default 256).
+ */
+export const DEFAULT_TASK_MS = 5000;
+
+/** The engine's code pool (engine/platform/scope.ts), started on first use. */
+export function cpuPool(config: Config | undefined): BoundedPool {
+  return scopeOf(config).own('cpu', () => startCpuPool(config?.cpu ?? {}), { close: (pool) => pool.close(), stats: (pool) => pool.stats });
+}
+
+function startCpuPool(settings: CpuPoolSettings): BoundedPool {
+  const memory = settings.taskMemoryMb ?? 256;
+  return new BoundedPool({
+    filename: siblingModule(import.meta.url, 'cpu-worker'),
+    name: 'The text and code tools',
+    threads: settings.threads,
+    queue: settings.queue,
+    taskMs: settings.taskMs ?? DEFAULT_TASK_MS,
+    resourceLimits: { maxOldGenerationSizeMb: memory, maxYoungGenerationSizeMb: Math.min(64, Math.ceil(memory / 8)), stackSizeMb: 4 },
+  });
+}
+
+/** Run a pure handler (`<category>/<name>[#export]`) in the pool; a generated file comes back as a FileOutput. */
+export async function runPure(task: CpuTask, options: { signal?: AbortSignal; taskMs?: number; config?: Config } = {}): Promise<unknown> {
+  const { config, ...run } = options;
+  const result = await cpuPool(config).run<CpuResult>(task, run);
+  if ('file' in result) {
+    const { data, ext, contentType } = result.file;
+    // Buffers arrive as plain Uint8Arrays after the structured clone
+    return new FileOutput(Buffer.from(data.buffer, data.byteOffset, data.byteLength), ext, contentType);
+  }
+  return result.value;
+}
+
+/**
+ * Read a page an upstream served off the event loop: the handler module's pure export
+ * (`<category>/<name>#<export>`) parses it and extracts what the endpoint answers in the
+ * code pool, under the pool's wall-clock, heap and stack limits, so a huge or hostile
+ * page costs one worker (422 too_complex past the limit), never the other clients.
+ */
+export const readInPool = <T>(handler: string, params: Record<string, unknown>, run: { signal?: AbortSignal; config?: Config }): Promise<T> =>
+  runPure({ handler, params, options: {} }, run) as Promise<T>;
+
+/** Stops the workers now (the engine's close does it too). */
+export async function closeCpuPool(config?: Config): Promise<void> {
+  await scopeOf(config).release('cpu');
+}

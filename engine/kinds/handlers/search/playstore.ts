@@ -1,0 +1,23 @@
+import { notFound, upstreamError } from '../../../core/errors.js';
+import { parseSearchPage } from '../../scrape/google-play.js';
+import { readInPool } from '../cpu-pool.js';
+import { handler, pureHandler } from '../../../contract/handler.js';
+
+/** /api/search/playstore: apps from Google Play's own search page (no API or key exists for it). */
+export default handler<{ query: string; limit: number; lang: string; country: string }>(async ({ params, call, setup }) => {
+  const html = await setup.upstreams.text('google-play', {
+    path: '/store/search',
+    query: { q: params.query, c: 'apps', hl: params.lang, gl: params.country },
+    signal: call.signal,
+  });
+  return readInPool('search/playstore#extract', { html, limit: params.limit }, { signal: call.signal, config: setup.config });
+});
+
+/** The page's apps, read in the code pool. */
+export const extract = pureHandler<{ html: string; limit: number }>(({ params: { html, ...params } }) => {
+  const { blocks, apps } = parseSearchPage(html);
+  if (!blocks) throw upstreamError('google-play', 'the search page carries no app data (a consent or bot-check page, or its layout changed)');
+  if (!apps.length) throw notFound('No Google Play app matches');
+  // the app's Play page also as url, which Neurotech-MD reads (result[].url)
+  return apps.slice(0, params.limit).map((app) => ({ ...app, url: app.link }));
+});

@@ -1,0 +1,18 @@
+import { photoUpscale } from '../../../features/effects/photo-op.js';
+import { handler, Reply } from '../../../contract/handler.js';
+
+/**
+ * /api/tools/imageupscaler: Lanczos or ESRGAN-slim (the `model` param) in the neural worker.
+ * `model=upscale` and `model=enhance` (what Toxic-MD sends) are lanczos-4x and lanczos-2x. The
+ * hosted answer is the picture's link as `result`, or with shape=object the effects'
+ * `{image_url, format, width, height, size}`; stream=true the bytes.
+ */
+const CLIENT_MODELS: Record<string, string> = { upscale: 'lanczos-4x', enhance: 'lanczos-2x' };
+
+export default handler<{ model?: string; shape?: 'link' | 'object' }>(async ({ params, call, setup }) => {
+  const { shape: _shape, ...rest } = call.params;
+  const model = params.model && CLIENT_MODELS[params.model];
+  const output = await photoUpscale(setup, { ...call, params: model ? { ...rest, model } : rest });
+  if (output.type === 'json' && params.shape !== 'object') output.result = (output.result as { image_url: string }).image_url;
+  return new Reply(output);
+});

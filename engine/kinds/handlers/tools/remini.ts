@@ -1,0 +1,41 @@
+import crypto from 'node:crypto';
+import { fetchPhoto, PHOTO_MAX_PIXELS } from '../../../features/effects/photo-input.js';
+import type { ImageFormat } from '../../../features/effects/encode.js';
+import { invalidParameter } from '../../../core/errors.js';
+import { deliver } from '../../../features/effects/deliver.js';
+import { handler, Reply } from '../../../contract/handler.js';
+
+/**
+ * /api/tools/remini (and imageenhancer): ESRGAN-medium ×4 plus light sharpening, in
+ * the neural worker (engine/features/effects/upscale.ts). Identical requests (same photo and
+ * format) run once. The answer is the effects' `{image_url, format, width, height, size}`
+ * plus `url` (the same link), what most clients read; with shape=link the hosted picture's
+ * link alone as `result` (the genre's own bot reads that string); the bytes with stream=true.
+ */
+export default handler<{ url: string; format?: ImageFormat; shape?: 'link' | 'object'; stream?: boolean }>(async ({ params, call, setup }) => {
+  // sharp, tfjs and the worker pool load with the first call, not at boot
+  const [{ enhance }, { renderCache }, { PHOTO_UNREADABLE }] = await Promise.all([
+    import('../../../features/effects/upscale.js'),
+    import('../../../features/effects/shared.js'),
+    import('../../../features/effects/render.js'),
+  ]);
+  const input = await fetchPhoto(setup, call, 'url');
+  const format = params.format ?? 'jpg';
+  const maxPixels = setup.config.effects?.enhanceMaxPixels;
+  const key = crypto
+    .createHash('sha256')
+    .update(`enhance\0${format}\0${maxPixels ?? ''}\0`)
+    .update(input)
+    .digest('hex');
+  const result = await renderCache(setup.config)
+    .get(key, () => enhance(input, format, maxPixels, setup.config))
+    .catch((err: Error) => {
+      throw err.message?.startsWith(PHOTO_UNREADABLE) ? invalidParameter('url', `not a supported image, or over ${PHOTO_MAX_PIXELS / 1e6} megapixels`) : err;
+    });
+  const output = await deliver(setup, call, result, 'enhanced');
+  if (output.type === 'json') {
+    const r = output.result as { image_url: string };
+    output.result = params.shape === 'link' ? r.image_url : { ...r, url: r.image_url };
+  }
+  return new Reply(output);
+});

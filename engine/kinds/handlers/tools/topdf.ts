@@ -1,0 +1,33 @@
+import { invalidParameter, missingParameter } from '../../../core/errors.js';
+import { printPdf, type PdfRequest } from '../../../features/pdf/page-pdf.js';
+import { FileOutput, handler } from '../../../contract/handler.js';
+
+/** A link alone (a page or a picture) is printed as that page; anything else is text. */
+const LINK = /^https?:\/\/\S+$/;
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** Plain text as a printable document: kept as written (lines, spaces), wrapped to the page. */
+const textDocument = (text: string) =>
+  `<!doctype html><html><head><meta charset="utf-8"><style>body{margin:0}pre{margin:0;white-space:pre-wrap;overflow-wrap:anywhere;` +
+  `font:12pt/1.5 "DejaVu Sans","Liberation Sans",sans-serif}</style></head><body><pre>${escapeHtml(text)}</pre></body></html>`;
+
+/**
+ * /api/tools/topdf: a page (`url`), an HTML document (`html`) or text (`text`, which clients
+ * send as `query`; a link alone there is printed as that page or picture) as PDF bytes, what
+ * clients of the genre read; `hosted=true` stores it and answers the link.
+ */
+export default handler<Omit<PdfRequest, 'url' | 'html'> & { url?: string; html?: string; text?: string; hosted: boolean }>(async ({ params, call, setup }) => {
+  const { text, hosted, ...rest } = params;
+  const request: PdfRequest = { ...rest };
+  if (text !== undefined && (request.url || request.html)) throw invalidParameter('text', 'give one of url, html or text');
+  if (text !== undefined) {
+    if (LINK.test(text.trim())) request.url = text.trim();
+    else request.html = textDocument(text);
+  }
+  if (!request.url && !request.html) throw missingParameter('url');
+  const pdf = await printPdf(setup, call, request);
+  if (!hosted) return new FileOutput(pdf, 'pdf', 'application/pdf');
+  const stored = await setup.files.put(pdf, { ext: 'pdf' });
+  return { url: stored.url, download_url: stored.url, size: stored.size, mime: 'application/pdf' };
+});

@@ -1,0 +1,14 @@
+import { archiveSite } from '../../../features/webzip/site-archive.js';
+import { FileOutput, handler } from '../../../contract/handler.js';
+
+/**
+ * /api/tools/web2zip: the page and its assets as a ZIP (engine/features/webzip/). The answer
+ * has the fields clients of the genre read, `{siteUrl, copiedFilesAmount, download_url}`,
+ * or the ZIP itself with stream=true.
+ */
+export default handler<{ url: string; stream?: boolean }>(async ({ params, call, setup }) => {
+  const site = await archiveSite(setup, call, params.url);
+  if (params.stream) return new FileOutput(site.zip, 'zip', 'application/zip');
+  const stored = await setup.files.put(site.zip, { ext: 'zip' });
+  return { siteUrl: site.siteUrl, copiedFilesAmount: site.files, download_url: stored.url, size: stored.size, skipped: site.skipped };
+});

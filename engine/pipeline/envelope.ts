@@ -1,0 +1,79 @@
+import type { Config } from '../platform/config.js';
+import type { ResultAlso } from '../core/manifest-types.js';
+import { ApiError, invalidBody, isStackOverflow, tooComplex } from '../core/errors.js';
+
+/** The two body shapes every JSON answer takes (CONTRACT.md). */
+export const success = (config: Config, result: unknown) => ({ status: 200, success: true, creator: config.creator, result });
+
+/** The text of success(config, …) up to its result, per configuration. */
+const successPrefixes = new WeakMap<Config, string>();
+
+/**
+ * JSON.stringify(success(config, result)), byte for byte, without building the
+ * envelope object: the constant head is made once and only the result is serialised.
+ * `also` (an endpoint's resultAlso) adds the result, or one of its fields, at more key paths
+ * after `result` (`results`, `results.data`, `lyrics`): the whole result is serialised once.
+ */
+export function successJson(config: Config, result: unknown, also?: readonly ResultAlso[]): string {
+  const text = JSON.stringify(result);
+  // undefined, a function or a symbol: JSON leaves the property out, so let it do so
+  if (text === undefined) return JSON.stringify(success(config, result));
+  let prefix = successPrefixes.get(config);
+  if (prefix === undefined) {
+    prefix = JSON.stringify(success(config, null)).slice(0, -'null}'.length);
+    successPrefixes.set(config, prefix);
+  }
+  if (also === undefined) return `${prefix}${text}}`;
+  let more = '';
+  for (const { at, from } of also) {
+    const value = from.length === 0 ? text : JSON.stringify(fieldOf(result, from));
+    // a field the result lacks is left out, as JSON.stringify leaves out an undefined property
+    if (value === undefined) continue;
+    more += `,${at.map((key) => `${JSON.stringify(key)}:`).join('{')}${value}${'}'.repeat(at.length - 1)}`;
+  }
+  return `${prefix}${text}${more}}`;
+}
+
+const fieldOf = (value: unknown, path: string[]): unknown =>
+  path.reduce<unknown>((v, key) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined), value);
+
+export const failure = (config: Config, error: ApiError) => ({
+  status: error.status,
+  success: false,
+  creator: config.creator,
+  error: error.code,
+  message: error.message,
+  ...(error.details ? { details: error.details } : {}),
+});
+
+const CODES: Record<number, [string, string]> = {
+  400: ['invalid_parameter', 'The request is malformed'],
+  401: ['invalid_api_key', 'The API key is invalid'],
+  403: ['forbidden', 'Forbidden'],
+  404: ['not_found', 'Not found'],
+  405: ['method_not_allowed', 'Method not allowed'],
+  408: ['request_timeout', 'The request body was not received in time'],
+  413: ['payload_too_large', 'The request body is too large'],
+  415: ['unsupported_media_type', 'Unsupported request body type'],
+  429: ['rate_limited', 'Too many requests'],
+};
+
+/**
+ * Anything thrown → an ApiError. Errors from Koa and its body parser (http-errors with
+ * `expose`) keep their status; everything else is a 500 whose details stay in the log.
+ */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string };
+  const status = e?.status ?? e?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const [code, fallback] = CODES[status] ?? ['invalid_parameter', 'Bad request'];
+    if (e.type === 'entity.parse.failed') return invalidBody('not valid JSON');
+    return new ApiError(status, code, e.expose && e.message ? sentence(e.message) : fallback);
+  }
+  // only input nests deep enough to exhaust the stack (JSON, markdown, HTML): the client's fault, not a bug
+  if (isStackOverflow(err)) return tooComplex('the input is nested too deeply');
+  return new ApiError(500, 'internal_error', 'Internal error; the request id identifies it in the server log');
+}
+
+const sentence = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

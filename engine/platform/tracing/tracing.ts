@@ -1,0 +1,33 @@
+import type { Context } from 'koa';
+import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
+import { otlpTarget } from './otlp-target.js';
+
+/**
+ * OpenTelemetry tracing, on when the host sets OTEL_EXPORTER_OTLP_ENDPOINT (or the
+ * traces-only OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) and off by default. This module
+ * imports nothing of OpenTelemetry: the SDK (otel.ts) is loaded only when tracing is
+ * on, so a default boot never pays for it.
+ */
+
+export type { RequestAnswer, RequestSpan, RequestTracing } from './request-span.js';
+import type { RequestTracing } from './request-span.js';
+
+/** Whether tracing is on for this environment. OTEL_SDK_DISABLED=true turns it off whatever else is set, as the OpenTelemetry specification says. */
+export function tracingEnabled(env: Config['env']): boolean {
+  if (env.OTEL_SDK_DISABLED?.toLowerCase() === 'true') return false;
+  return Boolean(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT);
+}
+
+/** Start tracing when it is on (the SDK loads now, in the background); undefined when off. */
+export function startTracing(config: Config, logger: Logger): Promise<RequestTracing | undefined> | undefined {
+  if (!tracingEnabled(config.env)) return undefined;
+  otlpTarget(config.env); // a bad protocol or URL stops the boot, naming the variable
+  return import('./otel.js')
+    .then(({ startOtel }) => startOtel(config.env, logger))
+    .catch((err: unknown) => {
+      // a broken install or a refused exporter must not take the API down with it: requests go on untraced
+      logger.error({ msg: 'tracing not started: the OpenTelemetry SDK did not start', err });
+      return undefined;
+    });
+}

@@ -1,0 +1,141 @@
+import os from 'node:os';
+import { MessageChannel, type ResourceLimits } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import { ApiError, overloaded, tooComplex } from '../../core/errors.js';
+import type { PoolStats } from './pool-stats.js';
+import { TASK_PICKED, TASK_STARTED, fromWire, type TaskEnvelope, type WireOutcome } from './task.js';
+
+/**
+ * A bounded worker-thread pool (piscina) for work that would block the event loop.
+ * What makes it bounded: a queue limit (503 `overloaded` beyond it), a wall-clock
+ * limit per task counted from the moment a worker starts it, after loading its modules
+ * (the worker is terminated and replaced, and the caller gets 422 `too_complex`), a
+ * queue-wait limit (503 `overloaded` when no worker took the task in time, once the
+ * pool is warm), and V8 heap and stack
+ * limits per worker (a task that exceeds them kills only its worker: 422).
+ * Workers export their entry through `boundedTask` (task.ts), which reports the start
+ * and carries ApiErrors across the thread boundary with their status and code.
+ */
+export interface BoundedPoolOptions {
+  /** The worker module (a file URL; see root.ts siblingModule). */
+  filename: string;
+  /** Names the work in 503/422 messages, e.g. "The text tools". */
+  name: string;
+  /** Worker threads; defaults to the number of cores. */
+  threads?: number;
+  /** Tasks allowed to wait for a free worker; defaults to 8 per thread. */
+  queue?: number;
+  /** Per-worker V8 limits; a worker that exceeds them is replaced. */
+  resourceLimits?: ResourceLimits;
+  /** Default wall-clock limit of one task once started. */
+  taskMs: number;
+  /** Added to the workers' nice value so the event loop wins the CPU over them; default 10. */
+  niceIncrement?: number;
+  /** Longest a task may wait in the queue before 503 overloaded; defaults to 10 s. */
+  queueWaitMs?: number;
+}
+
+export interface RunOptions {
+  /** The caller's signal (client gone, endpoint timeout): aborts the task wherever it is. */
+  signal?: AbortSignal;
+  /** This task's wall-clock limit once started (defaults to the pool's). */
+  taskMs?: number;
+  /** This task's queue-wait limit (defaults to the pool's). */
+  queueWaitMs?: number;
+  transferList?: Transferable[];
+}
+
+export class BoundedPool {
+  private readonly pool: Piscina;
+  readonly threads: number;
+  /** Tasks running or waiting at most (threads + queue): counted here, as piscina's maxQueue does not count tasks that carry an AbortSignal. */
+  private readonly capacity: number;
+  private inFlight = 0;
+  /** A worker has picked up a task: from then on, waiting in the queue is limited. */
+  private warm = false;
+
+  constructor(private readonly options: BoundedPoolOptions) {
+    this.threads = options.threads ?? Math.max(1, os.availableParallelism());
+    this.capacity = this.threads + (options.queue ?? this.threads * 8);
+    this.pool = new Piscina({
+      filename: options.filename,
+      minThreads: 1,
+      maxThreads: this.threads,
+      idleTimeout: 60_000,
+      resourceLimits: options.resourceLimits,
+      // workers yield the CPU to the event loop thread first (Linux thread priority, via @napi-rs/nice)
+      niceIncrement: options.niceIncrement ?? 10,
+    });
+  }
+
+  /** Run one task; resolves with the worker's value, rejects with an ApiError for a bounded failure. */
+  async run<T>(task: unknown, options: RunOptions = {}): Promise<T> {
+    if (this.inFlight >= this.capacity) throw overloaded(`${this.options.name} are busy`);
+    this.inFlight += 1;
+    try {
+      return await this.runCounted<T>(task, options);
+    } finally {
+      this.inFlight -= 1;
+    }
+  }
+
+  private async runCounted<T>(task: unknown, options: RunOptions): Promise<T> {
+    const taskMs = options.taskMs ?? this.options.taskMs;
+    const queueWaitMs = options.queueWaitMs ?? this.options.queueWaitMs ?? 10_000;
+    const stop = new AbortController();
+    let why: ApiError | undefined;
+    const fail = (error: ApiError) => {
+      why ??= error;
+      stop.abort(error);
+    };
+    // waiting for a worker: limited, so a flood is refused instead of piling up; not
+    // counted before any worker has started (a cold start on a busy host is no flood)
+    let timer = this.warm ? setTimeout(() => fail(overloaded(`${this.options.name} are busy`)), queueWaitMs) : undefined;
+    const { port1, port2 } = new MessageChannel();
+    port1.on('message', (message) => {
+      if (message === TASK_PICKED) {
+        // loading the task's modules is ours: bounded by the caller's deadline only
+        this.warm = true;
+        clearTimeout(timer);
+      } else if (message === TASK_STARTED) {
+        timer = setTimeout(() => fail(tooComplex(`the work took longer than ${taskMs} ms`)), taskMs);
+        port1.close();
+      }
+    });
+    const onCallerAbort = () => stop.abort(options.signal!.reason);
+    if (options.signal?.aborted) onCallerAbort();
+    else options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    const envelope: TaskEnvelope = { task, port: port2 };
+    try {
+      const outcome: WireOutcome = await this.pool.run(envelope, { signal: stop.signal, transferList: [port2, ...(options.transferList ?? [])] as never });
+      // a worker ran it (its 'picked' message may not have been read before the port closed)
+      this.warm = true;
+      return fromWire(outcome) as T;
+    } catch (err) {
+      if (why) throw why;
+      if (options.signal?.aborted) throw options.signal.reason ?? err;
+      if (isOutOfMemory(err)) throw tooComplex('the work needed more memory than a task may use');
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      port1.close();
+      options.signal?.removeEventListener('abort', onCallerAbort);
+    }
+  }
+
+  /** Tasks waiting for a worker. */
+  get queueSize(): number {
+    return Math.max(0, this.inFlight - this.threads);
+  }
+
+  /** Tasks running and waiting (for /metrics). */
+  get stats(): PoolStats {
+    return { active: Math.min(this.inFlight, this.threads), queued: this.queueSize, workers: this.threads, queueLimit: this.capacity - this.threads };
+  }
+
+  close(): Promise<void> {
+    return this.pool.destroy();
+  }
+}
+
+const isOutOfMemory = (err: unknown) => (err as { code?: string } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
