@@ -45,11 +45,63 @@ export const EXPRESSION_SCHEMA = {
   ],
 };
 
+/**
+ * Each `let` scope costs the interpreter a new runtime with its whole function table
+ * (~60 entries), on every evaluation. So a named mapping's values, known at boot, are
+ * put into the tree as literals once (inlineVariables), and per-call variables (an
+ * adapter's `$params`) are bound only when the expression reads them.
+ */
 export function compileMapping(expression: Expression | undefined): Mapping {
   if (!expression) return (data) => data;
-  const ast = typeof expression === 'string' ? compile(expression) : bindVariables(compile(expression.expression), expression.variables);
-  // per-call variables (an adapter's `$params`) wrap the compiled tree: still data, never parsed
-  return (data, variables) => TreeInterpreter.search(variables ? bindVariables(ast, variables) : ast, (data ?? null) as JSONValue);
+  const ast = typeof expression === 'string' ? compile(expression) : inlineVariables(compile(expression.expression), expression.variables);
+  const read = variablesRead(ast);
+  return (data, variables) => {
+    const bound = variables && read.size > 0 ? readOnly(variables, read) : undefined;
+    // per-call variables wrap the compiled tree: still data, never parsed
+    return TreeInterpreter.search(bound ? bindVariables(ast, bound) : ast, (data ?? null) as JSONValue);
+  };
+}
+
+/** The variables of `variables` that the expression reads, or undefined when it reads none of them. */
+function readOnly(variables: Record<string, unknown>, read: ReadonlySet<string>): Record<string, unknown> | undefined {
+  let out: Record<string, unknown> | undefined;
+  for (const name of read) if (Object.hasOwn(variables, name)) (out ??= {})[name] = variables[name];
+  return out;
+}
+
+/** A node of the parsed tree, as far as walking it needs. */
+type Node = { type?: string; name?: string; bindings?: { variable: string }[] } & Record<string, unknown>;
+
+/** Every `$name` the tree reads (a literal's value is data, never walked). */
+function variablesRead(ast: Ast): Set<string> {
+  const names = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (node === null || typeof node !== 'object' || (node as Node).type === 'Literal') return;
+    if ((node as Node).type === 'Variable') names.add((node as Node).name!);
+    else Object.values(node).forEach(walk);
+  };
+  walk(ast);
+  return names;
+}
+
+/**
+ * The tree with each `$name` of `variables` replaced by a literal of its value, as a
+ * `let` binding it would give it, except where an inner `let` binds the same name again.
+ */
+export function inlineVariables(ast: Ast, variables: Record<string, unknown>): Ast {
+  const inline = (node: unknown, values: ReadonlyMap<string, unknown>): unknown => {
+    if (Array.isArray(node)) return node.map((n) => inline(n, values));
+    if (node === null || typeof node !== 'object') return node;
+    const { type, name, bindings } = node as Node;
+    if (type === 'Literal') return node;
+    if (type === 'Variable') return values.has(name!) ? { type: 'Literal', value: values.get(name!) } : node;
+    const inner = type === 'LetExpression' ? new Map([...values].filter(([n]) => !bindings!.some((b) => b.variable === n))) : values;
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(node)) out[key] = inline(child, key === 'expression' ? inner : values);
+    return out;
+  };
+  return inline(ast, new Map(Object.entries(variables))) as Ast;
 }
 
 /** `let $a = <literal>, … in <ast>`, built as a tree so no value is ever parsed as JMESPath. */

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
+import { TreeInterpreter } from '@jmespath-community/jmespath';
 import { loadManifestFile } from '../../engine/catalog/load.js';
 import { compileMapping, type Expression, type ResolvedMapping } from '../../engine/core/mapping.js';
 import { loadRegistryCompiled } from '../../engine/pipeline/compiled-catalog.js';
@@ -175,4 +176,46 @@ t.test('the compiled registry follows an edited mapping or data file', async (t)
   t.equal(resultOf().expression, '{name: name, t: $t}', 'an edited mapping is re-read');
   put('mappings/data/t.yaml', 'a: 2\nb: 3\n');
   t.same(resultOf().variables, { t: { a: 2, b: 3 } }, 'an edited data file is re-read');
+});
+
+t.test('a let inside a named mapping still reads its parameters, whatever their value', async (t) => {
+  // with the parameters bound in an outer `let`, the interpreter refused a falsy one read in an inner scope
+  const map = compileMapping({ mapping: 'shop.flags', expression: 'let $x = name in [$x, $on, $n, $none]', variables: { on: false, n: 0, none: null } });
+  t.same(map(ANSWER), ['Lamp', false, 0, null]);
+  const shadowed = compileMapping({ mapping: 'shop.shadow', expression: '[$v, let $v = name in $v]', variables: { v: 'outer' } });
+  t.same(shadowed(ANSWER), ['outer', 'Lamp'], 'an inner let binding the same name wins inside it');
+});
+
+t.test('a mapping opens a variable scope only for the per-call variables it reads', async (t) => {
+  // each scope costs the interpreter a new runtime with its function table, per evaluation
+  const interpreter = TreeInterpreter as unknown as { withScope(scope: object): unknown };
+  const withScope = interpreter.withScope;
+  let scopes = 0;
+  interpreter.withScope = function (this: unknown, scope: object) {
+    scopes++;
+    return withScope.call(this, scope);
+  };
+  t.teardown(() => void (interpreter.withScope = withScope));
+  const count = (run: () => unknown) => {
+    scopes = 0;
+    const result = run();
+    return { result, scopes };
+  };
+  const params = { params: { id: 'EUR' } };
+  t.same(
+    count(() => compileMapping('name')(ANSWER, params)),
+    { result: 'Lamp', scopes: 0 },
+    '$params not read: none',
+  );
+  t.same(
+    count(() => compileMapping('prices[?currency == $params.id] | [0].amount')(ANSWER, params)),
+    { result: 12, scopes: 1 },
+    '$params read: one',
+  );
+  const named = manifest('scopes', '{ mapping: shop.item, with: { currency: EUR } }')().map;
+  t.same(
+    count(() => named(ANSWER, params)),
+    { result: { name: 'Lamp', price: 12, currency: 'EUR', digits: 2, status: 'sold out' }, scopes: 1 },
+    'named: only its own inner let',
+  );
 });
