@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ROOT } from './root.js';
 import { ENV_EXAMPLE, SETTINGS_DOC, generate as generateSettings } from '../settings/generate.js';
+import { engineMapDoc } from './engine-map.js';
 import { builtinRoutes, routesDoc } from './routes.js';
 
 /**
@@ -14,6 +15,7 @@ export interface GeneratedFile {
 }
 
 export const ROUTES_DOC = path.join(ROOT, 'docs', 'using', 'built-in-routes.md');
+export const ENGINE_MAP_DOC = path.join(ROOT, 'docs', 'contributing', 'engine-map.md');
 
 export async function generatedFiles(): Promise<GeneratedFile[]> {
   const settings = generateSettings();
@@ -21,6 +23,7 @@ export async function generatedFiles(): Promise<GeneratedFile[]> {
     { file: SETTINGS_DOC, text: settings.doc },
     { file: ENV_EXAMPLE, text: settings.envExample },
     { file: ROUTES_DOC, text: routesDoc(await builtinRoutes()) },
+    { file: ENGINE_MAP_DOC, text: engineMapDoc(ROOT) },
   ];
   return files.map(({ file, text }) => ({ file: path.relative(ROOT, file), text }));
 }

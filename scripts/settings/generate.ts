@@ -6,14 +6,15 @@ import { loadRegistryCompiled } from '../../engine/pipeline/compiled-catalog.js'
 import { readDescriptions, settings, type DescriptionFile, type Setting } from './catalog.js';
 import { enablement, type Enablement } from './enables.js';
 import { scanVariables } from './scan-variables.js';
+import { anchor, cell, code } from '../docs/markdown.js';
 
 /**
- * `npm run settings:docs`: writes docs/settings.md (every variable by group: default, meaning,
+ * `npm run settings:docs`: writes docs/operating/settings.md (every variable by group: default, meaning,
  * the endpoints it enables) and .env.example (every variable, commented out at its default)
  * from engine/platform/settings/variables.yaml and the code that reads the variables. Both files are
  * checked in; test/settings/reference.test.ts regenerates them and fails when they differ.
  */
-export const SETTINGS_DOC = path.join(ROOT, 'docs', 'settings.md');
+export const SETTINGS_DOC = path.join(ROOT, 'docs', 'operating', 'settings.md');
 export const ENV_EXAMPLE = path.join(ROOT, '.env.example');
 
 export interface Generated {
@@ -81,9 +82,6 @@ function enablesText(e: Enables | undefined): string {
   return parts.join('; ');
 }
 
-const cell = (text: string) => text.replace(/\s+/g, ' ').replace(/\|/g, '\\|').trim();
-const code = (text: string) => `\`${text}\``;
-
 function settingsDoc(all: Setting[], file: DescriptionFile, enabled: Enablement): string {
   const enables = enablesOf(enabled);
   const lines = [
@@ -93,7 +91,7 @@ function settingsDoc(all: Setting[], file: DescriptionFile, enabled: Enablement)
     '',
     `Every environment variable Manifold reads (${all.length}), by group. Set them in the environment, or in a \`.env\` file`,
     'in the directory `npm start` runs from (`ENV_FILE` names another file; a variable already in the environment wins over',
-    'the file). [`.env.example`](../.env.example) lists them all, commented out at their defaults. Integer settings are',
+    'the file). [`.env.example`](../../.env.example) lists them all, commented out at their defaults. Integer settings are',
     'checked at start: a value that is not plain decimal digits in the allowed range stops the boot naming the variable.',
     '',
     '"Enables" is worked out from the manifests by the engine\'s own availability check: *needed by* lists the endpoints',
@@ -117,17 +115,10 @@ function settingsDoc(all: Setting[], file: DescriptionFile, enabled: Enablement)
   return lines.join('\n');
 }
 
-function anchor(title: string): string {
-  return title
-    .toLowerCase()
-    .replace(/[^a-z0-9 -]/g, '')
-    .replace(/ /g, '-');
-}
-
 function envExample(all: Setting[], file: DescriptionFile): string {
   const lines = [
     '# Manifold settings. Copy to .env (npm start reads it; ENV_FILE names another file) and uncomment',
-    '# what you change. A variable set in the environment wins over the file. docs/settings.md says more.',
+    '# what you change. A variable set in the environment wins over the file. docs/operating/settings.md says more.',
     `# ${GENERATED_NOTE}`,
     '',
   ];

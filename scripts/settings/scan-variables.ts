@@ -12,7 +12,7 @@ import type { UpstreamSpec } from '../../engine/catalog/upstreams.js';
  * `positiveInt(env, 'X', …)`, destructured `{ X: … } = env`), the executables it spawns
  * (each has an override variable, binaries.ts), the manifests (`requires`, `${env.X}`
  * in adapter configs) and the upstream specs (base URL, keys, `${X}` in headers and
- * query, DNS/WHOIS servers). docs/settings.md and .env.example are generated from this
+ * query, DNS/WHOIS servers). docs/operating/settings.md and .env.example are generated from this
  * and engine/platform/settings/variables.yaml; test/settings checks that the two agree.
  */
 export interface VariableUse {

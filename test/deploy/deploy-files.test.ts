@@ -144,8 +144,8 @@ t.test('compose: pinned images that exist today, replicas by one setting, secret
   for (const variable of ['DATABASE_URL', 'REDIS_URL', 'S3_BUCKET', 'S3_ENDPOINT', 'PUBLIC_BASE_URL', 'TRUST_PROXY'])
     t.ok(env[variable], `api sets ${variable}`);
   // the README, or the settings reference generated from engine/platform/settings/variables.yaml
-  const documented = read('README.md') + (fs.existsSync(path.join(ROOT, 'docs/settings.md')) ? read('docs/settings.md') : '');
-  for (const variable of Object.keys(env)) t.match(documented, `\`${variable}\``, `${variable} is documented (README or docs/settings.md)`);
+  const documented = read('README.md') + read('docs/operating/settings.md');
+  for (const variable of Object.keys(env)) t.match(documented, `\`${variable}\``, `${variable} is documented (README or docs/operating/settings.md)`);
   t.match(env.DATABASE_URL, /@postgres:/);
   t.match(env.REDIS_URL, /^redis:\/\/redis:/);
   t.equal(env.S3_ENDPOINT, 'http://s3:8333', 'the SeaweedFS S3 gateway');

@@ -9,7 +9,7 @@ import { testEndpoints } from '../engine/test-endpoints.js';
 
 // The Grafana dashboard and Prometheus config in deploy/monitoring cannot be loaded into
 // Grafana here; what keeps them honest is that every series they and the alert rules query
-// is one a running engine exports, or one CONTRACT.md promises that is listed here until
+// is one a running engine exports, or one docs/using/contract.md promises that is listed here until
 // its feature exports it. The alert rules are checked and unit-tested by promtool.
 const PROMISED = new Set<string>();
 const dashboard = JSON.parse(fs.readFileSync(path.join(ROOT, 'deploy/monitoring/grafana-dashboard.json'), 'utf8')) as {

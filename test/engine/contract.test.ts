@@ -1,4 +1,4 @@
-/** The HTTP contract of CONTRACT.md, exercised on a small registry of test manifests. */
+/** The HTTP contract of docs/using/contract.md, exercised on a small registry of test manifests. */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';

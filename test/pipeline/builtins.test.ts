@@ -1,7 +1,7 @@
 /**
  * Built-in routes run through the same dispatcher as manifest endpoints: one 404/405
  * decision, the same envelopes, keys and rate limits; GET /checkapikey reports the
- * calling key's own record and usage (CONTRACT.md, Built-in routes).
+ * calling key's own record and usage (docs/using/built-in-routes.md).
  */
 import t from 'tap';
 import { serve, tempDataDir, TEST_KEY } from '../support/serve.js';

@@ -71,7 +71,7 @@ t.teardown(async () => {
   upstream.close();
 });
 
-/** The envelope every fault must have (CONTRACT.md), with its status repeated in the body. */
+/** The envelope every fault must have (docs/using/contract.md), with its status repeated in the body. */
 function isEnvelope(t: Tap, answer: RawAnswer, status: number, error: string) {
   t.equal(answer.status, status, `HTTP ${status}`);
   t.match(answer.json, { status, success: false, creator: 'Manifold', error, message: String });

@@ -60,7 +60,7 @@ t.test('an apikey form field after the file, or a wrong one before it, refuses t
   t.same(seen, []);
 });
 
-t.test('the key as a form field before the file still works (CONTRACT.md), as do header and query keys', async (t) => {
+t.test('the key as a form field before the file still works (docs/using/keys.md), as do header and query keys', async (t) => {
   const form = new FormData();
   form.set('apikey', TEST_KEY);
   form.set('file', new Blob(['hello, upload']), 'hello.txt');

@@ -7,7 +7,7 @@ import { scanVariables } from '../../scripts/settings/scan-variables.js';
 
 /**
  * The settings reference against the code: every variable read is described in
- * engine/platform/settings/variables.yaml, every row there is read, and docs/settings.md and
+ * engine/platform/settings/variables.yaml, every row there is read, and docs/operating/settings.md and
  * .env.example are what `npm run settings:docs` writes from them now.
  */
 const uses = scanVariables();
@@ -44,7 +44,7 @@ t.test('the scanner finds each way a variable is read', async (t) => {
   t.ok(uses.size > 200, `${uses.size} variables`);
 });
 
-t.test('docs/settings.md and .env.example are up to date', async (t) => {
+t.test('docs/operating/settings.md and .env.example are up to date', async (t) => {
   const generated = generate();
   const stale = 'stale: run `npm run settings:docs` and commit the result';
   t.equal(fs.readFileSync(SETTINGS_DOC, 'utf8'), generated.doc, `${path.basename(SETTINGS_DOC)} ${stale}`);

@@ -97,7 +97,7 @@ export function chooseFormats(info: YtInfo, target: Target): Choice | undefined 
 /**
  * Can ffmpeg read this format from a pipe? Fragmented/segmented and stream-friendly
  * containers can; a plain MP4 may keep its index (moov) at the end, which ffmpeg can
- * only reach by seeking, so it is spooled to disk first (ENVIRONMENT.md, Media).
+ * only reach by seeking, so it is spooled to disk first (docs/contributing/decisions.md, Toolchain facts).
  */
 export function pipeable(f: YtFormat): boolean {
   const protocol = f.protocol ?? '';

@@ -1,6 +1,6 @@
 /**
  * The service's own routes: GET /health (no key, for load balancers: not an envelope,
- * as CONTRACT.md shows it), the endpoint listing, and GET /checkapikey — the calling
+ * as docs/using/contract.md shows it), the endpoint listing, and GET /checkapikey — the calling
  * key's own record and usage (never the key or its hash).
  */
 import { json } from '../../contract/call.js';

@@ -5,7 +5,7 @@ import type { SsrfGuard } from '../../platform/http/ssrf-guard.js';
 import type { JobRecord } from './store.js';
 
 /**
- * The webhook a finished job sends to its `callback_url` (CONTRACT.md, Async jobs):
+ * The webhook a finished job sends to its `callback_url` (docs/using/jobs.md, Webhooks):
  * a POST of `{"job_id", "status", "result" | "error"}` as JSON, signed with
  * `X-Manifold-Signature: sha256=<hex HMAC-SHA256 of the raw body, key WEBHOOK_SECRET>`
  * (unsigned when no secret is set). The URL passed the SSRF guard when the job was

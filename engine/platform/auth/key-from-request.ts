@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 
 /**
- * Where a client may put its API key (CONTRACT.md, Authentication), in the order
+ * Where a client may put its API key (docs/using/contract.md, Authentication), in the order
  * they are consulted: headers first, since clients are told to prefer them, then
  * the `apikey` query parameter, then an `apikey` field of a parsed JSON, form or
  * multipart body. In a multipart upload the field must come before the first file:

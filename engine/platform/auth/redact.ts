@@ -1,5 +1,5 @@
 /**
- * Secrets never reach a log line (CONTRACT.md). These helpers blank secrets in URLs,
+ * Secrets never reach a log line (docs/using/contract.md, docs/operating/security.md). These helpers blank secrets in URLs,
  * bodies, headers and free text (error messages, stacks) before anything is logged.
  *
  * Clients put keys in more places than the server reads them from: `apikey[]=`,
