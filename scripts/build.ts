@@ -1,7 +1,8 @@
 /**
  * `npm run build` (also run by `npm ci` through `prepare`, and by `npm start` when
- * engine/ changed): transpiles engine/ to JavaScript in build/engine/ and compiles
- * the endpoint registry into build/registry.json, so a start runs plain JavaScript
+ * engine/ changed): transpiles engine/ to JavaScript in build/engine/, compiles
+ * the endpoint registry into build/registry.json and bundles the web console into
+ * build/console/, so a start runs plain JavaScript
  * from a checked registry instead of TypeScript through tsx and ~1,500 YAML files.
  * Types are not checked here (`npm run typecheck` does that).
  */
@@ -12,6 +13,7 @@ import { BUILD_DIR, ENGINE_DIR, engineSources, recordBuilt } from './engine-sour
 import { COMPILED_REGISTRY, ENDPOINTS_DIR } from '../engine/app/app.js';
 import { loadRegistryCompiled } from '../engine/pipeline/compiled-catalog.js';
 import { writeHandlerParamTypes } from './handler-params.js';
+import { buildConsole } from './build-console.js';
 
 const OUT = path.join(BUILD_DIR, 'engine');
 const { endpoints } = loadRegistryCompiled(ENDPOINTS_DIR, COMPILED_REGISTRY);
@@ -29,10 +31,12 @@ for (const rel of Object.keys(sources)) {
   if (writeIfChanged(to, content)) written++;
 }
 const removed = removeStale(OUT, wanted);
+// the web console at /admin (console/), bundled with its libraries: nothing is fetched at run time
+const consoleWritten = await buildConsole();
 // the stamp last: a build that stopped half-way stays stale for `npm start`
 recordBuilt(sources);
 console.log(
-  `build: ${Object.keys(sources).length} engine files (${written} written, ${removed} removed), ${endpoints.length} endpoints in ${path.relative(process.cwd(), COMPILED_REGISTRY)}${typesChanged ? '; handler param types regenerated' : ''}`,
+  `build: ${Object.keys(sources).length} engine files (${written} written, ${removed} removed), ${endpoints.length} endpoints in ${path.relative(process.cwd(), COMPILED_REGISTRY)}${typesChanged ? '; handler param types regenerated' : ''}; console ${consoleWritten.length ? 'bundled' : 'unchanged'}`,
 );
 
 async function transpile(file: string): Promise<string> {

@@ -9,6 +9,8 @@ import type { Builtin } from '../pipeline/builtin.js';
 import { systemBuiltins } from '../pipeline/admin/system-routes.js';
 import { keyBuiltins } from '../pipeline/admin/keys-routes.js';
 import { usageBuiltins } from '../pipeline/admin/usage-routes.js';
+import { consoleBuiltins } from '../pipeline/admin/console-routes.js';
+import { unavailableBuiltins } from '../pipeline/admin/unavailable-route.js';
 import { fileBuiltins } from '../pipeline/routes/files.js';
 import { discoveryBuiltins } from '../pipeline/discovery/routes.js';
 import { galleryBuiltins } from '../pipeline/discovery/gallery.js';
@@ -36,6 +38,8 @@ export function engineFeatures(): Feature[] {
     { name: 'system', routes: (c) => systemBuiltins(c) },
     { name: 'api keys', routes: (c) => keyBuiltins(c) },
     { name: 'usage', routes: (c) => usageBuiltins(c) },
+    // the web console at /admin (build/console/) and the unavailable endpoints it lists
+    { name: 'console', routes: (c) => [...consoleBuiltins(), ...unavailableBuiltins(c)] },
     { name: 'hosted files', routes: (c) => fileBuiltins(c.files) },
     { name: 'discovery', routes: (c) => discoveryBuiltins(c) },
     { name: 'effects gallery', routes: (c) => galleryBuiltins(c) },

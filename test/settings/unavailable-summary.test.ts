@@ -1,5 +1,5 @@
 import t from 'tap';
-import { fixesFor, formatUnavailable, summarizeUnavailable } from '../../engine/platform/settings/unavailable-summary.js';
+import { fixesFor, formatUnavailable, groupUnavailable, summarizeUnavailable, variablesOf } from '../../engine/platform/settings/unavailable-summary.js';
 import { createEngine } from '../../engine/app/app.js';
 import { loadConfig } from '../../engine/platform/config.js';
 import { silentLogger } from '../../engine/platform/log.js';
@@ -40,6 +40,37 @@ t.test('groups count every endpoint a step enables; the total counts each once',
   ]);
   t.equal(formatUnavailable(summary), 'unavailable: 4 — set KEY_A: 4 (a/one, a/two, a/three, …); set KEY_B: 1 (a/one)');
   t.equal(formatUnavailable(summarizeUnavailable([route('GET /x')])), 'unavailable: 0');
+});
+
+t.test('the variables a fix names, and every endpoint under each fix (the console lists them all)', async (t) => {
+  t.same(variablesOf('set MAIL_DOMAIN'), ['MAIL_DOMAIN']);
+  t.same(variablesOf('set GOOGLE_CSE_KEY and GOOGLE_CSE_CX'), ['GOOGLE_CSE_KEY', 'GOOGLE_CSE_CX']);
+  t.same(variablesOf('set OPENAI_BASE_URL and AI_GATEWAY=1'), ['OPENAI_BASE_URL', 'AI_GATEWAY']);
+  t.same(variablesOf('install yt-dlp and ffmpeg'), [], 'a tool names no variable');
+  t.same(variablesOf('YTDLP_PATH (/opt/yt-dlp) is not an executable'), ['YTDLP_PATH'], 'a reason as written names the variable it starts with');
+  const route = (id: string, unavailable?: string) => ({ endpoint: { id }, unavailable });
+  const all = groupUnavailable([
+    route('GET /api/a/one', 'KEY_A not set'),
+    route('GET /api/a/two', 'KEY_A not set'),
+    route('GET /api/a/three', 'KEY_A not set'),
+    route('GET /api/a/four', 'KEY_A not set; x: tool-b not installed'),
+  ]);
+  t.equal(all.total, 4);
+  t.same(
+    all.groups[0],
+    {
+      fix: 'set KEY_A',
+      variables: ['KEY_A'],
+      endpoints: [
+        { id: 'GET /api/a/one', reason: 'KEY_A not set' },
+        { id: 'GET /api/a/two', reason: 'KEY_A not set' },
+        { id: 'GET /api/a/three', reason: 'KEY_A not set' },
+        { id: 'GET /api/a/four', reason: 'KEY_A not set; x: tool-b not installed' },
+      ],
+    },
+    "all four, past the boot line's three examples",
+  );
+  t.same(all.groups[1], { fix: 'install tool-b', variables: [], endpoints: [{ id: 'GET /api/a/four', reason: 'KEY_A not set; x: tool-b not installed' }] });
 });
 
 t.test("the project's endpoints with nothing set and nothing installed: every reason is understood", async (t) => {

@@ -50,22 +50,51 @@ export function fixesFor(reason: string): string[] {
   return [...new Set(fixes)];
 }
 
-/** The unavailable routes grouped by fix, the largest group first. */
-export function summarizeUnavailable(routes: readonly { endpoint: { id: string }; unavailable?: string }[]): UnavailableSummary {
-  const groups = new Map<string, UnavailableGroup>();
+/** One fix with every endpoint it would enable (the console's page lists them all). */
+export interface UnavailableFix {
+  fix: string;
+  /** The settings the fix names: `set OPENAI_BASE_URL and AI_GATEWAY=1` → OPENAI_BASE_URL, AI_GATEWAY. */
+  variables: string[];
+  endpoints: { id: string; reason: string }[];
+}
+
+/** The variables a fix names: each after `set` (`X=1` gives X), or the one a reason as written starts with. */
+export function variablesOf(fix: string): string[] {
+  if (fix.startsWith('set '))
+    return fix
+      .slice(4)
+      .split(' and ')
+      .map((name) => name.replace(/=.*$/, ''));
+  const leading = /^[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/.exec(fix);
+  return leading ? [leading[0]] : [];
+}
+
+type Routes = readonly { endpoint: { id: string }; unavailable?: string }[];
+
+/** Every unavailable route under each fix that would enable it, the largest group first. */
+export function groupUnavailable(routes: Routes): { total: number; groups: UnavailableFix[] } {
+  const groups = new Map<string, UnavailableFix>();
   let total = 0;
   for (const route of routes) {
     const reason = route.unavailable;
     if (!reason) continue;
     total++;
     for (const fix of fixesFor(reason)) {
-      const group = groups.get(fix) ?? { fix, count: 0, examples: [] };
-      group.count++;
-      if (group.examples.length < EXAMPLES) group.examples.push(shortId(route.endpoint.id));
+      const group = groups.get(fix) ?? { fix, variables: variablesOf(fix), endpoints: [] };
+      group.endpoints.push({ id: route.endpoint.id, reason });
       groups.set(fix, group);
     }
   }
-  return { total, groups: [...groups.values()].sort((a, b) => b.count - a.count || a.fix.localeCompare(b.fix)) };
+  return { total, groups: [...groups.values()].sort((a, b) => b.endpoints.length - a.endpoints.length || a.fix.localeCompare(b.fix)) };
+}
+
+/** The unavailable routes grouped by fix, the largest group first, with a few examples each (the boot line). */
+export function summarizeUnavailable(routes: Routes): UnavailableSummary {
+  const { total, groups } = groupUnavailable(routes);
+  return {
+    total,
+    groups: groups.map(({ fix, endpoints }) => ({ fix, count: endpoints.length, examples: endpoints.slice(0, EXAMPLES).map((e) => shortId(e.id)) })),
+  };
 }
 
 /** One line for the log: `unavailable: 77 — install ffmpeg: 54 (download/aio, …); set A: 12 (…)`. */
