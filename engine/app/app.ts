@@ -89,7 +89,7 @@ export function createEngine(options: EngineOptions): Engine {
     http,
   );
   const cache = createResultCache(config, logger, (outcome) => metrics.cacheLookup(outcome));
-  const registry = buildRegistry(endpoints, (endpoint) => ({ config, endpoint, manifestDir: endpoint.dir, http, upstreams, cache, files }), {
+  const registry = buildRegistry(endpoints, (endpoint) => ({ config, endpoint, manifestDir: endpoint.dir, http, upstreams, cache, files, scope }), {
     eager: options.eager,
     checked: compiled !== undefined && !options.eager,
   });
@@ -102,7 +102,7 @@ export function createEngine(options: EngineOptions): Engine {
   const auth = { store, config };
 
   const usage = new UsageCounter(config);
-  const jobs = new Jobs({ config, registry, files, http, logger });
+  const jobs = new Jobs({ config, registry, files, http, logger, usage, metrics });
   const quota = new DailyQuota(config);
 
   // the features' built-in routes, one table: dispatched, listed and documented like the manifests

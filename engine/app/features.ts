@@ -18,7 +18,6 @@ import { tempMailSettings } from '../features/tempmail/settings.js';
 import { mediaSettings } from '../features/media/settings.js';
 import { registerYtdlpMetrics } from '../features/media/ytdlp-metrics.js';
 import { cookiePools } from '../features/media/cookie-pool.js';
-import { closeChromium } from '../features/tools/browser/chromium.js';
 import { checkScriptFonts } from '../features/effects/script-fonts.js';
 import type { EngineMetrics } from '../platform/metrics/metrics.js';
 import { metricsBuiltins } from '../pipeline/routes/metrics.js';
@@ -49,7 +48,7 @@ export function engineFeatures(): Feature[] {
       name: 'jobs',
       routes: (c) => {
         c.metrics.jobStates(() => c.jobs.store.counts());
-        return jobBuiltins(c.jobs.store);
+        return jobBuiltins(c.jobs);
       },
       // the workers (roles worker and all); the engine closes the queue with its stores
       start: (c) => c.jobs.start(),
@@ -69,7 +68,6 @@ export function engineFeatures(): Feature[] {
       },
     },
     // launched on first use (screenshots, HTML obfuscation), so only closed here
-    { name: 'chromium', close: closeChromium },
     // says once at boot which scripts stickers and text effects cannot draw on this host
     { name: 'fonts', start: (c) => checkScriptFonts(c.config.env, (fields) => c.logger.info(fields)) },
     // worker pools (render, upscale, code), the media service (egress proxy, cache janitor),

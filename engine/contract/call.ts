@@ -6,6 +6,7 @@ import type { ResultCache } from '../platform/cache.js';
 import type { CostClass, Endpoint } from '../core/manifest-types.js';
 import type { FileStore, OpenedFile } from '../platform/storage/files.js';
 import type { Tier } from '../platform/auth/tiers.js';
+import type { EngineScope } from '../platform/scope.js';
 
 /**
  * The one interface every adapter kind implements. An adapter turns validated
@@ -47,6 +48,12 @@ export interface AdapterSetup {
   cache: ResultCache;
   /** Hosted files (content-addressed, served at /files/<name>). */
   files: FileStore;
+  /**
+   * What this engine starts on first use and stops when it closes (worker pools, Chromium,
+   * OCR workers, the Apertium server, conversation memory): handed in, so two engines in
+   * one process share none of it.
+   */
+  scope: EngineScope;
 }
 
 export interface Call {
@@ -57,6 +64,14 @@ export interface Call {
    * read, so an adapter that answers from memory should not read (or destructure) it.
    */
   signal: AbortSignal;
+  /**
+   * Aborted when the caller withdrew the work itself: a job cancelled (POST /api/jobs/:id/cancel).
+   * `signal` aborts then too, and also when a client disconnects or the time runs out; work
+   * that outlives its caller on purpose (a media download shared with other callers and
+   * cached for the next) stops on this one, once no other caller waits for it. Absent on
+   * synchronous calls.
+   */
+  cancelled?: AbortSignal;
   /** Origin for links handed out (PUBLIC_BASE_URL). */
   baseUrl: string;
   requestId: string;
@@ -71,12 +86,21 @@ export interface Call {
    */
   progress?: (percent: number, stage?: string) => void;
   /**
-   * Report AI tokens the provider counted for this call (usage.prompt_tokens and
-   * completion_tokens): added to the key's usage and the metrics. Absent in jobs.
+   * Report work the key pays for: AI tokens the provider counted for this call
+   * (usage.prompt_tokens and completion_tokens), seconds of media downloaded or converted
+   * (as yt-dlp and ffmpeg report the media's duration). Added to the key's usage and the
+   * metrics; in a job, when the job has finished.
    */
-  meter?: (tokens: { prompt?: number; completion?: number }) => void;
+  meter?: (work: Metered) => void;
   /** Who is asking (for request-info tools): address as Koa sees it (TRUST_PROXY) and raw headers — never log these. */
   client?: { ip: string; headers: Record<string, string | string[] | undefined> };
+}
+
+/** What Call.meter takes; each figure adds to what the call reported before. */
+export interface Metered {
+  prompt?: number;
+  completion?: number;
+  mediaSeconds?: number;
 }
 
 /**

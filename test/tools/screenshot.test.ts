@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { createSsrfGuard } from '../../engine/platform/http/ssrf-guard.js';
 import screenshot from '../../engine/kinds/handlers/tools/screenshot.js';
 import { FileOutput } from '../../engine/contract/handler.js';
+import { EngineScope } from '../../engine/platform/scope.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -39,7 +40,8 @@ t.test(
       await site.close();
     });
     const guard = createSsrfGuard({ allowPrivate: false, addressProblem: (ip) => (ip === '127.0.0.1' ? undefined : 'private address') });
-    const setup = { http: { guard }, config: { env: {} } } as any;
+    // an engine's scope, never closed here: the browser must close itself when its last job ends
+    const setup = { http: { guard }, config: { env: {} }, scope: new EngineScope() } as any;
     const shoot = (params: Record<string, unknown>, options: Record<string, unknown> = {}) =>
       screenshot({
         params: { url: `http://127.0.0.1:${site.port}/`, format: 'png', delay: 300, fullPage: false, ...params },

@@ -11,7 +11,7 @@ import { liveChildren } from '../../engine/features/media/child.js';
 import { apertiumFor } from '../../engine/features/translate/apertium.js';
 import { describePairs, detectSource, findPair, sourcesInto } from '../../engine/features/translate/apertium-pairs.js';
 import { parseLanguage } from '../../engine/features/translate/languages.js';
-import { scopeOf } from '../../engine/platform/scope.js';
+import { EngineScope } from '../../engine/platform/scope.js';
 import { ENDPOINTS_DIR } from '../../engine/app/app.js';
 import { loadEndpoints } from '../../engine/catalog/load.js';
 import { serve, TEST_KEY } from '../support/serve.js';
@@ -19,9 +19,10 @@ import path from 'node:path';
 
 const config = loadConfig({ PATH: process.env.PATH!, DATA_DIR: '/tmp/manifold-apertium-test', LOG_REQUESTS: '0' });
 const http = createHttpClient(config);
-const server = apertiumFor(config, http);
+const scope = new EngineScope();
+const server = apertiumFor(scope, config, http);
 const signal = new AbortController().signal;
-t.teardown(() => scopeOf(config).close());
+t.teardown(() => scope.close());
 
 /** Pids in the process group led by `pid` (APY and its pipelines). */
 const group = (pid: number): number[] =>

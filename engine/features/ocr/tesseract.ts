@@ -3,8 +3,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { Worker } from 'tesseract.js';
 import { abortable } from '../../core/abortable.js';
-import type { Config } from '../../platform/config.js';
-import { scopeOf } from '../../platform/scope.js';
+import type { EngineScope } from '../../platform/scope.js';
 
 /**
  * Tesseract (tesseract.js: the C++ engine compiled to WebAssembly, running in its own
@@ -101,7 +100,7 @@ interface Warm {
 /** The warm workers of one engine, by language (engine/platform/scope.ts: stopped with the engine). */
 type Workers = Map<string, Warm>;
 
-const workersOf = (config: Config | undefined): Workers => scopeOf(config).own('ocr', (): Workers => new Map(), { close: closeAll });
+const workersOf = (scope: EngineScope): Workers => scope.own('ocr', (): Workers => new Map(), { close: closeAll });
 
 async function closeAll(workers: Workers): Promise<void> {
   const all = [...workers.values()];
@@ -146,10 +145,10 @@ function release(workers: Workers, code: string, warm: Warm): void {
  * started finishes in the worker (Tesseract cannot stop mid-page), which is why the
  * caller bounds the image's size.
  */
-export async function recognize(image: Buffer, code: string, signal: AbortSignal, config?: Config): Promise<OcrResult> {
+export async function recognize(image: Buffer, code: string, signal: AbortSignal, scope: EngineScope): Promise<OcrResult> {
   const data = dataPackage(code);
   if (!data) throw new Error(`no tesseract.js data package for ${code}`);
-  const workers = workersOf(config);
+  const workers = workersOf(scope);
   const warm = warmWorker(workers, code, data);
   warm.busy++;
   try {

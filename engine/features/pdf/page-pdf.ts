@@ -21,7 +21,7 @@ export interface PdfRequest {
 export async function printPdf(setup: AdapterSetup, call: Call, request: PdfRequest): Promise<Buffer> {
   const guard = setup.http.guard;
   if (request.url) await guard.checkUrl(request.url);
-  return withGuardedContext(chromiumPath(setup.config.env), guard, { viewport: { width: 1280, height: 800 } }, async (context) => {
+  return withGuardedContext(setup.scope, chromiumPath(setup.config.env), guard, { viewport: { width: 1280, height: 800 } }, async (context) => {
     // a client that leaves (or the endpoint timeout) closes the context, which ends the load or print at once
     const abort = () => void context.close().catch(() => undefined);
     call.signal.addEventListener('abort', abort, { once: true });

@@ -4,7 +4,7 @@ import { upstreamError } from '../../core/errors.js';
 import { upstreamStatusOf, type HttpClient } from '../../platform/http/client.js';
 import { startTool, type Tool } from '../media/child.js';
 import { binaryPath } from '../../core/binaries.js';
-import { scopeOf } from '../../platform/scope.js';
+import type { EngineScope } from '../../platform/scope.js';
 
 /**
  * Apertium, the rule-based translator, served by its own HTTP server (apertium-apy) run
@@ -146,7 +146,7 @@ function freePort(): Promise<number> {
   });
 }
 
-/** The Apertium server of the engine whose config this is (one per engine, stopped with it: engine/platform/scope.ts). */
-export function apertiumFor(config: Config, http: HttpClient): ApertiumServer {
-  return scopeOf(config).own('apertium', () => new ApertiumServer(config.env, http), { close: (server) => server.close() });
+/** The engine's Apertium server (one per engine, stopped with it: its scope). */
+export function apertiumFor(scope: EngineScope, config: Config, http: HttpClient): ApertiumServer {
+  return scope.own('apertium', () => new ApertiumServer(config.env, http), { close: (server) => server.close() });
 }

@@ -61,13 +61,8 @@ function configuredModel(config: AiConfig, setup: AdapterSetup): string {
   return String(fillTemplate(config.model ?? '', { params: {}, env: setup.config.env }) || config.defaultModel || '');
 }
 
-/** One memory per configuration, made on first use so endpoints without sessions never touch the database. */
-const memories = new WeakMap<AdapterSetup['config'], ConversationMemory>();
-function memoryFor(config: AdapterSetup['config']): ConversationMemory {
-  let memory = memories.get(config);
-  if (!memory) memories.set(config, (memory = new ConversationMemory(config)));
-  return memory;
-}
+/** The engine's conversation memory, made on first use so endpoints without sessions never touch the database. */
+const memoryOf = (setup: AdapterSetup): ConversationMemory => setup.scope.own('ai memory', () => new ConversationMemory(setup.config));
 
 export const ai: AdapterKind<AiConfig> = {
   kind: 'ai',
@@ -108,7 +103,7 @@ export const ai: AdapterKind<AiConfig> = {
       const session = config.session ? (params[config.session] as string | undefined) : undefined;
       // sessions belong to the caller's key: another key sending the same id sees nothing of them
       const memoryScope = { endpoint: setup.endpoint.id, keyId: caller.keyId };
-      const history: ChatMessage[] = session ? await memoryFor(setup.config).recall(memoryScope, session) : [];
+      const history: ChatMessage[] = session ? await memoryOf(setup).recall(memoryScope, session) : [];
       const messages: Message[] = [
         ...(config.system ? [{ role: 'system' as const, content: String(fillTemplate(config.system, scope)) }] : []),
         ...history,
@@ -116,7 +111,7 @@ export const ai: AdapterKind<AiConfig> = {
       ];
       const remember = async (answer: string) => {
         if (session && answer)
-          await memoryFor(setup.config).remember(memoryScope, session, [
+          await memoryOf(setup).remember(memoryScope, session, [
             { role: 'user', content: text },
             { role: 'assistant', content: answer },
           ]);

@@ -91,6 +91,7 @@ export class BoundedPool {
     // waiting for a worker: limited, so a flood is refused instead of piling up; not
     // counted before any worker has started (a cold start on a busy host is no flood)
     let timer = this.warm ? setTimeout(() => fail(overloaded(`${this.options.name} are busy`)), queueWaitMs) : undefined;
+    let started = false;
     const { port1, port2 } = new MessageChannel();
     port1.on('message', (message) => {
       if (message === TASK_PICKED) {
@@ -98,6 +99,7 @@ export class BoundedPool {
         this.warm = true;
         clearTimeout(timer);
       } else if (message === TASK_STARTED) {
+        started = true;
         timer = setTimeout(() => fail(tooComplex(`the work took longer than ${taskMs} ms`)), taskMs);
         port1.close();
       }
@@ -112,6 +114,10 @@ export class BoundedPool {
       this.warm = true;
       return fromWire(outcome) as T;
     } catch (err) {
+      // a task stopped while running takes its worker with it (piscina terminates it): the
+      // next task may wait for a fresh worker's start, which the queue-wait limit must not
+      // count on a loaded host, as for the first start
+      if (started && (why || options.signal?.aborted || isOutOfMemory(err))) this.warm = false;
       if (why) throw why;
       if (options.signal?.aborted) throw options.signal.reason ?? err;
       if (isOutOfMemory(err)) throw tooComplex('the work needed more memory than a task may use');

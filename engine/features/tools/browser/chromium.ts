@@ -1,9 +1,10 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import type { SsrfGuard } from '../../../platform/http/ssrf-guard.js';
+import type { EngineScope } from '../../../platform/scope.js';
 
 /**
- * One headless Chromium (Debian's, at CHROMIUM_PATH or /usr/bin/chromium) shared by
- * the browser tools while they have work, and closed when the last job ends: a live
+ * One headless Chromium per engine (Debian's, at CHROMIUM_PATH or /usr/bin/chromium)
+ * shared by its browser tools while they have work, and closed when the last job ends: a live
  * browser process would keep the Node process from exiting, and a launch costs only
  * ~0.3 s. Each job gets its own context (no cookies or cache shared between callers).
  */
@@ -18,19 +19,28 @@ const ARGS = [
   '--disable-dev-shm-usage',
 ];
 
-let launching: Promise<Browser> | undefined;
-let jobs = 0;
-
 export function chromiumPath(env: Readonly<Record<string, string>>): string {
   return env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 }
 
-async function browser(executablePath: string): Promise<Browser> {
-  const existing = launching && (await launching.catch(() => undefined));
-  if (existing?.isConnected()) return existing;
-  // imported on first use: playwright-core is large and most processes never launch a browser
-  launching = import('playwright-core').then(({ chromium }) => chromium.launch({ executablePath, args: ARGS }));
-  return launching;
+/** One engine's browser: launched on the first job, closed when the last running job ends. */
+class SharedChromium {
+  #launching: Promise<Browser> | undefined;
+  jobs = 0;
+
+  async browser(executablePath: string): Promise<Browser> {
+    const existing = this.#launching && (await this.#launching.catch(() => undefined));
+    if (existing?.isConnected()) return existing;
+    // imported on first use: playwright-core is large and most processes never launch a browser
+    this.#launching = import('playwright-core').then(({ chromium }) => chromium.launch({ executablePath, args: ARGS }));
+    return this.#launching;
+  }
+
+  async close(): Promise<void> {
+    const current = this.#launching;
+    this.#launching = undefined;
+    await (await current?.catch(() => undefined))?.close();
+  }
 }
 
 /**
@@ -40,15 +50,18 @@ async function browser(executablePath: string): Promise<Browser> {
  * address. Service workers are blocked so no request can bypass the routing.
  */
 export async function withGuardedContext<T>(
+  scope: EngineScope,
   executablePath: string,
   guard: SsrfGuard,
   options: Parameters<Browser['newContext']>[0],
   job: (context: BrowserContext) => Promise<T>,
 ): Promise<T> {
-  jobs++;
+  // the engine's own browser, closed with the engine (its scope) if a job is still running then
+  const shared = scope.own('chromium', () => new SharedChromium(), { close: (chromium) => chromium.close() });
+  shared.jobs++;
   let context: BrowserContext | undefined;
   try {
-    context = await (await browser(executablePath)).newContext({ ...options, serviceWorkers: 'block', acceptDownloads: false });
+    context = await (await shared.browser(executablePath)).newContext({ ...options, serviceWorkers: 'block', acceptDownloads: false });
     const allowed = async (url: string) => {
       if (url.startsWith('data:') || url.startsWith('blob:')) return true;
       return guard.checkUrl(url).then(
@@ -67,13 +80,6 @@ export async function withGuardedContext<T>(
     return await job(context);
   } finally {
     await context?.close().catch(() => undefined);
-    if (--jobs === 0) await closeChromium();
+    if (--shared.jobs === 0) await shared.close();
   }
-}
-
-/** Close the shared browser (when idle, and at engine shutdown). */
-export async function closeChromium(): Promise<void> {
-  const current = launching;
-  launching = undefined;
-  await (await current?.catch(() => undefined))?.close();
 }

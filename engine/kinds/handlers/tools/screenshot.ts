@@ -19,7 +19,7 @@ export default handler<Omit<Params['tools/screenshot'], 'hosted'> & { hosted?: b
   await guard.checkUrl(params.url);
   const preset = DEVICES[(options.device ?? 'desktop') as keyof typeof DEVICES];
   const viewport = { width: params.width ?? preset.viewport.width, height: params.height ?? preset.viewport.height };
-  const image: FileOutput = await withGuardedContext(chromiumPath(setup.config.env), guard, { ...preset, viewport }, async (context) => {
+  const image: FileOutput = await withGuardedContext(setup.scope, chromiumPath(setup.config.env), guard, { ...preset, viewport }, async (context) => {
     // a client that leaves (or the endpoint timeout) closes the context, which ends goto/screenshot at once
     const abort = () => void context.close().catch(() => undefined);
     call.signal?.addEventListener('abort', abort, { once: true });

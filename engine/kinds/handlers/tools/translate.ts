@@ -30,7 +30,7 @@ export default handler<Params>(async ({ params, call, setup }) => {
     return translateWith(engine, setup, { text: params.text, from, to, signal: call.signal, timeoutMs });
   }
 
-  const apertium = apertiumFor(setup.config, setup.http);
+  const apertium = apertiumFor(setup.scope, setup.config, setup.http);
   const pairs = await apertium.pairs(call.signal);
   const candidates = sourcesInto(pairs, to);
   const unsupported = (param: string) => invalidParameter(param, `Apertium here translates ${describePairs(pairs)}; ${OTHER_SERVICES}`);
