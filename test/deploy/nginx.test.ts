@@ -163,6 +163,11 @@ async function checkNginx(nginx: string) {
       '/as/web.id/api/admin/keys',
       '/as/web.id/metrics',
       '/AS/gifted.co.ke//api/admin/usage',
+      '/admin',
+      '/admin/console.js',
+      '/Admin',
+      '//admin/',
+      '/as/web.id/admin',
     ];
     seen.length = 0;
     for (const rawPath of hidden) {
@@ -177,22 +182,24 @@ async function checkNginx(nginx: string) {
       'none reached the API',
     );
     // not more than that: paths that only begin alike still pass
-    for (const rawPath of ['/api/adminfoo', '/metricsx', '/api/tools/admin']) {
+    for (const rawPath of ['/api/adminfoo', '/metricsx', '/api/tools/admin', '/administrator']) {
       const answer = await request(publicPort, rawPath);
       t.equal(answer.status, 200, `${rawPath} passes`);
     }
   });
 
-  t.test('the internal listener passes /metrics and the admin routes', async (t) => {
+  t.test('the internal listener passes /metrics, the admin routes and the console', async (t) => {
     await ready(internalPort);
     seen.length = 0;
     t.equal((await request(internalPort, '/metrics')).status, 200);
     t.equal((await request(internalPort, '/api/admin/keys', { 'x-request-id': 'admin-1' })).status, 200);
+    t.equal((await request(internalPort, '/admin', { 'x-request-id': 'console-1' })).status, 200);
     t.same(
       seen.map((s) => [s.url, s.headers['x-request-id']]),
       [
         ['/metrics', seen[0]?.headers['x-request-id']],
         ['/api/admin/keys', 'admin-1'],
+        ['/admin', 'console-1'],
       ],
     );
   });
