@@ -87,7 +87,7 @@ function ignored(root: string, paths: string[]): Set<string> {
   } catch (err) {
     // exit status 1: none of them is ignored
     if ((err as { status?: number }).status === 1) return new Set();
-    throw err;
+    throw new Error(`docs: git check-ignore failed in ${root} (the check runs in a git checkout): ${(err as Error).message}`);
   }
 }
 
