@@ -82,8 +82,8 @@ export function EndpointsPage({ title }: { title: string }) {
             </table>
           </div>
           <p class="help">
-            Every variable is described in <code>docs/settings.md</code> and <code>.env.example</code>. An endpoint that several things would enable (an AI
-            model more than one provider serves) is listed under each.
+            Every variable is described in <code>docs/operating/settings.md</code> and <code>.env.example</code>. An endpoint that several things would enable
+            (an AI model more than one provider serves) is listed under each.
           </p>
         </>
       )}
