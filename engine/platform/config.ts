@@ -96,6 +96,8 @@ export interface EffectsSettings {
   queue?: number;
   /** ENHANCE_MAX_PIXELS: a photo is reduced to this many pixels before enhancement. */
   enhanceMaxPixels?: number;
+  /** UPSCALE_THREADS: onnxruntime threads for one neural upscale or enhancement (default: cores, at most 4). */
+  upscaleThreads?: number;
 }
 
 /** The result cache's bounds when CACHE_MAX_BYTES / CACHE_MAX_ENTRY_BYTES are unset: 64 MiB in all, 1 MiB per value. */
@@ -158,6 +160,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       threads: optionalPositiveInt(env, 'EFFECTS_THREADS'),
       queue: optionalPositiveInt(env, 'EFFECTS_QUEUE'),
       enhanceMaxPixels: optionalPositiveInt(env, 'ENHANCE_MAX_PIXELS'),
+      upscaleThreads: optionalPositiveInt(env, 'UPSCALE_THREADS'),
     }),
     env: Object.freeze(env),
   });

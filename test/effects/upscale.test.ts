@@ -1,7 +1,7 @@
 import t from 'tap';
 import sharp from 'sharp';
-import { upscale, enhance, closeUpscalePool, NEURAL_MAX_PIXELS } from '../../engine/features/effects/upscale.js';
-import runEsrgan, { TILE } from '../../engine/features/effects/esrgan-worker.js';
+import { upscale, enhance, closeUpscalePool } from '../../engine/features/effects/upscale.js';
+import { TILE_SIDE } from '../../engine/features/effects/esrgan-tiles.js';
 import { testPhoto } from './support.js';
 
 t.teardown(closeUpscalePool);
@@ -30,9 +30,11 @@ t.test('ESRGAN-slim runs offline from the packaged weights and differs from resa
   t.ok(diff / a.length < 20, `close to the resampled image (mean diff ${(diff / a.length).toFixed(1)})`);
 });
 
-t.test('limits: neural input size, output size, unreadable input', async (t) => {
-  const side = Math.ceil(Math.sqrt(NEURAL_MAX_PIXELS)) + 8;
-  await t.rejects(upscale(testPhoto(side, side), 'esrgan-slim-2x', 'png'), { status: 400, code: 'invalid_parameter' });
+t.test('limits: neural results up to 2048×2048, output size, unreadable input', async (t) => {
+  // 1024×1024 at 2× and 512×512 at 4× are the largest; one pixel more is refused, naming the parameter
+  await t.rejects(upscale(testPhoto(1025, 1024), 'esrgan-slim-2x', 'png'), { status: 400, code: 'invalid_parameter', message: /url.*2048×2048/s });
+  await t.rejects(upscale(testPhoto(512, 513), 'esrgan-slim-4x', 'png'), { status: 400, code: 'invalid_parameter', message: /2048×2052/ });
+  await t.rejects(upscale(testPhoto(683, 683), 'esrgan-slim-3x', 'png'), { status: 400, code: 'invalid_parameter' });
   await t.rejects(upscale(testPhoto(1100, 50), 'lanczos-4x', 'png'), { status: 400, code: 'invalid_parameter', message: /4096/ });
   await t.rejects(upscale(Buffer.from('nope'), 'lanczos-2x', 'png'), { status: 400, code: 'invalid_parameter' });
 });
@@ -57,25 +59,30 @@ t.test('enhance: a photo over the pixel budget is reduced before the network', a
   await t.rejects(enhance(Buffer.from('nope'), 'png'), { status: 400, code: 'invalid_parameter' });
 });
 
-t.test('images wider than a tile run in tiles without seams', async (t) => {
-  const width = TILE + 40,
-    height = 24;
-  const rgb = await sharp(testPhoto(width, height)).removeAlpha().raw().toBuffer();
-  const out = await runEsrgan({ model: 'slim', scale: 2, rgb, width, height });
+t.test('an image over the old 256×256 limit runs in tiles without seams', async (t) => {
+  // 300×240 was refused before #21 (65,536 pixels at most); two tiles across, two down
+  const width = TILE_SIDE + 172,
+    height = TILE_SIDE + 112;
+  const photo = testPhoto(width, height);
+  const out = await upscale(photo, 'esrgan-slim-2x', 'png');
   t.match(out, { width: width * 2, height: height * 2 });
-  const ref = await sharp(rgb, { raw: { width, height, channels: 3 } })
+  const rgb = await sharp(out.data).removeAlpha().raw().toBuffer();
+  const ref = await sharp(photo)
+    .removeAlpha()
     .resize(width * 2, height * 2, { kernel: 'lanczos3' })
     .raw()
     .toBuffer();
-  // the columns either side of the tile boundary are as close to a resample as the rest
-  const columnDiff = (x0: number, x1: number) => {
+  // the rows and columns either side of each tile boundary are as close to a resample as the rest
+  const diff = (inBand: (x: number, y: number) => boolean) => {
     let sum = 0,
       n = 0;
     for (let y = 0; y < height * 2; y++)
-      for (let x = x0; x < x1; x++) for (let c = 0; c < 3; c++, n++) sum += Math.abs(out.rgb[(y * width * 2 + x) * 3 + c] - ref[(y * width * 2 + x) * 3 + c]);
+      for (let x = 0; x < width * 2; x++)
+        if (inBand(x, y)) for (let c = 0; c < 3; c++, n++) sum += Math.abs(rgb[(y * width * 2 + x) * 3 + c] - ref[(y * width * 2 + x) * 3 + c]);
     return sum / n;
   };
-  const seam = columnDiff(TILE * 2 - 2, TILE * 2 + 2),
-    overall = columnDiff(0, width * 2);
-  t.ok(seam < overall * 2 + 4, `no seam at the tile edge (${seam.toFixed(1)} there, ${overall.toFixed(1)} overall)`);
+  const edge = TILE_SIDE * 2;
+  const seam = diff((x, y) => Math.abs(x - edge) < 2 || Math.abs(y - edge) < 2),
+    overall = diff(() => true);
+  t.ok(seam < overall * 2 + 4, `no seam at the tile edges (${seam.toFixed(1)} there, ${overall.toFixed(1)} overall)`);
 });

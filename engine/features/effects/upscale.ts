@@ -1,34 +1,62 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Piscina } from 'piscina';
 import sharp, { type Metadata, type Sharp } from 'sharp';
-import { invalidParameter, overloaded } from '../../core/errors.js';
+import { invalidParameter, overloaded, unavailable } from '../../core/errors.js';
 import { CONTENT_TYPES, type ImageFormat } from './encode.js';
 import { PHOTO_MAX_PIXELS } from './photo-input.js';
 import { PHOTO_UNREADABLE, type RenderResult } from './render.js';
 import { siblingModule } from '../../core/root.js';
 import type { Config } from '../../platform/config.js';
 import { scopeOf } from '../../platform/scope.js';
-import type { EsrganJob, EsrganModel, EsrganResult } from './esrgan-worker.js';
+import { MODELS_DIR, MODELS_INDEX, type EsrganNetwork } from './esrgan-models.js';
+import type { EsrganJob, EsrganResult, EsrganWorkerData } from './esrgan-onnx-worker.js';
 
 /** Upscaling models a client may pick (the manifest's `model` enum). */
 export const UPSCALE_MODELS = {
-  'lanczos-2x': { scale: 2, neural: false },
-  'lanczos-4x': { scale: 4, neural: false },
-  'esrgan-slim-2x': { scale: 2, neural: true },
-  'esrgan-slim-3x': { scale: 3, neural: true },
-  'esrgan-slim-4x': { scale: 4, neural: true },
-} as const;
+  'lanczos-2x': { scale: 2 },
+  'lanczos-4x': { scale: 4 },
+  'esrgan-slim-2x': { scale: 2, network: 'esrgan-slim-x2' },
+  'esrgan-slim-3x': { scale: 3, network: 'esrgan-slim-x3' },
+  'esrgan-slim-4x': { scale: 4, network: 'esrgan-slim-x4' },
+} satisfies Record<string, UpscaleModelSpec>;
+interface UpscaleModelSpec {
+  scale: number;
+  /** The ESRGAN network it runs; Lanczos resampling when absent. */
+  network?: EsrganNetwork;
+}
 export type UpscaleModel = keyof typeof UPSCALE_MODELS;
 
 /** Largest output side. */
 export const UPSCALE_MAX_SIDE = 4096;
-/** Largest input for the neural models: CPU inference time grows with the pixel count. */
-export const NEURAL_MAX_PIXELS = 256 * 256;
+/**
+ * Largest result of the neural models, in pixels: 2048×2048, so inputs up to 1024×1024 at
+ * 2×, 682×682 at 3× and 512×512 at 4×. The work grows with the result's pixels (the
+ * networks' last layers run at the output size): this bounds a call to ~10 s on two quiet
+ * cores, and memory does not grow with it (the image runs in tiles).
+ */
+export const NEURAL_MAX_OUTPUT_PIXELS = 2048 * 2048;
 
-/** One thread for neural work per engine: it is slow and memory-hungry, so it must not starve the renderers. */
+/** onnxruntime threads for one neural job: UPSCALE_THREADS, else the machine's cores up to 4 (more gains little on networks this small). */
+export function neuralThreads(config?: Config): number {
+  return config?.effects?.upscaleThreads ?? Math.min(4, os.availableParallelism());
+}
+
+/** One neural job at a time per engine, on `neuralThreads` threads: it is slow and memory-hungry, so it must not starve the renderers. */
 function esrganPool(config: Config | undefined): Piscina {
+  const workerData: EsrganWorkerData = { threads: neuralThreads(config) };
   return scopeOf(config).own(
     'esrgan',
-    () => new Piscina({ filename: siblingModule(import.meta.url, 'esrgan-worker'), minThreads: 0, maxThreads: 1, maxQueue: 4, idleTimeout: 120_000 }),
+    () =>
+      new Piscina({
+        filename: siblingModule(import.meta.url, 'esrgan-onnx-worker'),
+        minThreads: 0,
+        maxThreads: 1,
+        maxQueue: 4,
+        idleTimeout: 120_000,
+        workerData,
+      }),
     { close: (pool) => pool.destroy() },
   );
 }
@@ -51,7 +79,9 @@ async function open(input: Uint8Array): Promise<{ src: Sharp; w: number; h: numb
 }
 
 /** The image through an ESRGAN model in the neural worker, as a sharp pipeline on the result. */
-async function neural(src: Sharp, w: number, h: number, model: EsrganModel, scale: EsrganJob['scale'], config: Config | undefined): Promise<Sharp> {
+async function neural(src: Sharp, w: number, h: number, network: EsrganNetwork, config: Config | undefined): Promise<Sharp> {
+  // the networks are made by the build (scripts/models/build.ts); a checkout never built has none
+  if (!fs.existsSync(path.join(MODELS_DIR, MODELS_INDEX))) throw unavailable('the ESRGAN networks are not built here (npm run models:build makes them)');
   const { data } = await src
     .removeAlpha()
     .raw()
@@ -59,7 +89,7 @@ async function neural(src: Sharp, w: number, h: number, model: EsrganModel, scal
     .catch((err: Error) => {
       throw new Error(`${PHOTO_UNREADABLE}: ${err.message}`);
     });
-  const job: EsrganJob = { model, scale, rgb: data, width: w, height: h };
+  const job: EsrganJob = { network, rgb: data, width: w, height: h };
   let r: EsrganResult;
   try {
     r = await esrganPool(config).run(job);
@@ -78,12 +108,15 @@ async function encodeAs(out: Sharp, format: ImageFormat): Promise<RenderResult> 
 
 /** Not abortable on purpose: a result is shared by every identical request (render cache). */
 export async function upscale(input: Uint8Array, model: UpscaleModel, format: ImageFormat, config?: Config): Promise<RenderResult> {
-  const { scale, neural: isNeural } = UPSCALE_MODELS[model];
+  const { scale, network }: UpscaleModelSpec = UPSCALE_MODELS[model];
   const { src, w, h } = await open(input);
   if (Math.max(w, h) * scale > UPSCALE_MAX_SIDE) throw invalidParameter('url', `the image is ${w}×${h}; ${scale}× would exceed ${UPSCALE_MAX_SIDE} px`);
-  if (isNeural && w * h > NEURAL_MAX_PIXELS)
-    throw invalidParameter('url', `neural models take images up to ${NEURAL_MAX_PIXELS} pixels (this one is ${w}×${h}); use a lanczos model`);
-  const out = isNeural ? await neural(src, w, h, 'slim', scale as EsrganJob['scale'], config) : src.resize(w * scale, h * scale, { kernel: 'lanczos3' });
+  if (network && w * scale * h * scale > NEURAL_MAX_OUTPUT_PIXELS)
+    throw invalidParameter(
+      'url',
+      `neural models make results up to 2048×2048 pixels (this ${w}×${h} image would be ${w * scale}×${h * scale}); use a smaller image or a lanczos model`,
+    );
+  const out = network ? await neural(src, w, h, network, config) : src.resize(w * scale, h * scale, { kernel: 'lanczos3' });
   return encodeAs(out, format);
 }
 
@@ -118,7 +151,7 @@ export async function enhance(
       });
     src = sharp(data, { raw: { width: w, height: h, channels: 3 } });
   }
-  const upscaled = await neural(src, w, h, 'medium', 4, config);
+  const upscaled = await neural(src, w, h, 'esrgan-medium-x4', config);
   const result = await encodeAs(upscaled.sharpen({ sigma: 0.8, m1: 0.6, m2: 1.5 }), format);
   return { ...result, input: original };
 }

@@ -13,7 +13,7 @@ import { handler, Reply } from '../../../contract/handler.js';
  * link alone as `result` (the genre's own bot reads that string); the bytes with stream=true.
  */
 export default handler<{ url: string; format?: ImageFormat; shape?: 'link' | 'object'; stream?: boolean }>(async ({ params, call, setup }) => {
-  // sharp, tfjs and the worker pool load with the first call, not at boot
+  // sharp, onnxruntime and the worker pool load with the first call, not at boot
   const [{ enhance }, { renderCache }, { PHOTO_UNREADABLE }] = await Promise.all([
     import('../../../features/effects/upscale.js'),
     import('../../../features/effects/shared.js'),

@@ -1,0 +1,74 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { workerData } from 'node:worker_threads';
+import * as ort from 'onnxruntime-node';
+import { ESRGAN_NETWORKS, MODELS_DIR, MODELS_INDEX, type BuiltNetwork, type EsrganNetwork } from './esrgan-models.js';
+import { placeTile, planTiles, tileInput } from './esrgan-tiles.js';
+
+/**
+ * Worker-thread entry for neural upscaling: the ESRGAN networks converted to ONNX at build
+ * time (scripts/models/build.ts), run by onnxruntime's CPU engine with as many threads as
+ * the pool gives it (`workerData.threads`), tile by tile (esrgan-tiles.ts). A network's
+ * session is made on its first job and kept while the worker lives; the pool retires an
+ * idle worker, and the memory with it.
+ */
+export interface EsrganJob {
+  network: EsrganNetwork;
+  rgb: Uint8Array;
+  width: number;
+  height: number;
+}
+export interface EsrganResult {
+  rgb: Uint8Array;
+  width: number;
+  height: number;
+}
+export interface EsrganWorkerData {
+  /** onnxruntime's threads for one job (upscale.ts: neuralThreads). */
+  threads: number;
+}
+
+const threads = Math.max(1, (workerData as Partial<EsrganWorkerData> | undefined)?.threads ?? 1);
+const sessions = new Map<EsrganNetwork, Promise<{ session: ort.InferenceSession; built: BuiltNetwork }>>();
+
+function open(network: EsrganNetwork) {
+  let opened = sessions.get(network);
+  if (!opened) {
+    opened = (async () => {
+      const index = JSON.parse(await fs.promises.readFile(path.join(MODELS_DIR, MODELS_INDEX), 'utf8')) as Record<string, BuiltNetwork>;
+      const built = index[network];
+      if (!built || built.scale !== ESRGAN_NETWORKS[network].scale) throw new Error(`${network} is not among the built networks in ${MODELS_DIR}`);
+      const session = await ort.InferenceSession.create(path.join(MODELS_DIR, built.file), {
+        executionProviders: ['cpu'],
+        intraOpNumThreads: threads,
+        interOpNumThreads: 1,
+        executionMode: 'sequential',
+        graphOptimizationLevel: 'all',
+        // threads that spin between tiles would take CPU from the rest of the server
+        extra: { session: { intra_op: { allow_spinning: '0' } } },
+      });
+      return { session, built };
+    })();
+    // a failed start is not kept: the next job tries again (e.g. after `npm run build`)
+    opened.catch(() => sessions.delete(network));
+    sessions.set(network, opened);
+  }
+  return opened;
+}
+
+export default async function run(job: EsrganJob): Promise<EsrganResult> {
+  const { session, built } = await open(job.network);
+  const { width, height } = job;
+  const scale = built.scale;
+  const out = new Uint8Array(width * scale * height * scale * 3);
+  for (const tile of planTiles(width, height, built.receptiveRadius)) {
+    const input = new ort.Tensor('float32', tileInput(job.rgb, width, tile), [1, tile.readHeight, tile.readWidth, 3]);
+    const result = await session.run({ input });
+    try {
+      placeTile(out, width * scale, result.output.data as Float32Array, tile, scale);
+    } finally {
+      result.output.dispose();
+    }
+  }
+  return { rgb: out, width: width * scale, height: height * scale };
+}
