@@ -165,6 +165,7 @@ function normalise(m: Manifest, rel: string, dir: string, mappings: MappingBook)
     requires: {
       env: m.requires?.env ?? [],
       bin: m.requires?.bin ?? [],
+      npm: m.requires?.npm ?? [],
       ...(m.requires?.anyOf && { anyOf: m.requires.anyOf.map((a) => ({ env: a.env ?? [], bin: a.bin ?? [] })) }),
     },
     examples: m.examples,

@@ -21,7 +21,7 @@ export interface Manifest {
   /** Parameter values a call made as one of the genre's hosts gets when it does not send them (`/as/<host>`; endpoints/data/hosts.yaml). */
   dialects?: Record<string, Record<string, unknown>>;
   limits?: Limits;
-  requires?: { env?: string[]; bin?: string[]; anyOf?: { env?: string[]; bin?: string[] }[] };
+  requires?: { env?: string[]; bin?: string[]; npm?: string[]; anyOf?: { env?: string[]; bin?: string[] }[] };
   examples: Example[];
   family?: { items?: object[]; data?: string; dir?: string; where?: Record<string, unknown> };
   deprecated?: boolean;
@@ -133,7 +133,8 @@ export interface Endpoint {
   dialects?: Record<string, Record<string, unknown>>;
   limits: Required<Pick<Limits, 'timeoutMs' | 'cacheTtl'>> & Limits;
   /** All of `env` and `bin`, and (when given) one of the `anyOf` alternatives, each complete. */
-  requires: Requirement & { anyOf?: Requirement[] };
+  /** `npm`: packages of the optional features (optional/*) it imports, which a host may leave out. */
+  requires: Requirement & { npm: string[]; anyOf?: Requirement[] };
   examples: Example[];
   deprecated: boolean;
   /** Manifest file it came from, relative to the endpoints root. */

@@ -8,6 +8,7 @@ import type { AdapterKind, AdapterSetup, EndpointHandler } from '../contract/cal
 import { EndpointRouter } from '../catalog/router.js';
 import { validatorFor } from '../catalog/params.js';
 import { locate } from '../core/binaries.js';
+import { missingPackages } from '../core/packages.js';
 
 /** An endpoint ready to serve: its handler, or the reason it is unavailable. */
 export interface Route {
@@ -136,8 +137,8 @@ export function unavailableReason(endpoint: Endpoint, kind: AdapterKind, setup: 
 
 function missingRequirement(endpoint: Endpoint, setup: AdapterSetup): string | undefined {
   const env = setup.config.env;
-  const { anyOf, ...all } = endpoint.requires;
-  return missingAll(all, env) ?? (anyOf && missingAny(anyOf, env));
+  const { anyOf, npm, ...all } = endpoint.requires;
+  return missingAll(all, env) ?? (anyOf && missingAny(anyOf, env)) ?? missingPackages(npm);
 }
 
 /** Why `needs` is not met in full, or undefined when it is. */

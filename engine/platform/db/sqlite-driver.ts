@@ -9,6 +9,7 @@
  * dropped: then `better-sqlite3` becomes ^13 and this file goes. Both have one API.
  */
 import type BetterSqlite3 from 'better-sqlite3';
+import { packageInstalled } from '../../core/packages.js';
 
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 
@@ -16,4 +17,16 @@ const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 export const SQLITE_DRIVER = NODE_MAJOR >= 22 ? 'better-sqlite3-v13' : 'better-sqlite3';
 
 /** better-sqlite3's Database class, from the build that suits this Node. */
-export const Sqlite: typeof BetterSqlite3 = ((await import(SQLITE_DRIVER)) as { default: typeof BetterSqlite3 }).default;
+export const Sqlite: typeof BetterSqlite3 = packageInstalled(SQLITE_DRIVER)
+  ? ((await import(SQLITE_DRIVER)) as { default: typeof BetterSqlite3 }).default
+  : (MissingDriver as unknown as typeof BetterSqlite3);
+
+/**
+ * 12 is the optional feature optional/node20 (it compiles at install): an install without it
+ * (`npm ci --omit=dev --workspaces=false`) is for Node 22 and newer. On Node 20 it still runs
+ * on PostgreSQL; opening SQLite says what to install.
+ */
+function MissingDriver(): never {
+  const fix = SQLITE_DRIVER === 'better-sqlite3' ? 'better-sqlite3 12: npm install -w optional/node20 (or run Node 22 or newer)' : `${SQLITE_DRIVER}: npm ci`;
+  throw new Error(`SQLite on Node ${process.versions.node} needs ${fix}`);
+}

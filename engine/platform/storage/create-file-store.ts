@@ -1,3 +1,4 @@
+import { missingPackages } from '../../core/packages.js';
 import type { Config } from '../config.js';
 import { silentLogger, type Logger } from '../log.js';
 import type { FileStore } from './files.js';
@@ -12,6 +13,9 @@ export interface ManagedFileStore extends FileStore {
 
 /** The configured backend for hosted files: S3-compatible storage when S3_BUCKET is set, local disk otherwise. */
 export function createFileStore(config: Config, logger: Logger = silentLogger): ManagedFileStore {
+  // the AWS SDK is the optional feature optional/s3: a host that set S3_BUCKET is told at boot, not at the first upload
+  const sdk = config.s3 && missingPackages(['@aws-sdk/client-s3', '@aws-sdk/lib-storage']);
+  if (sdk) throw new Error(`S3_BUCKET is set, but ${sdk}`);
   const backend = config.s3
     ? createS3FileStore(config.s3, config.env, config.dataDir, config.publicBaseUrl)
     : createLocalFileStore(config.dataDir, config.publicBaseUrl);

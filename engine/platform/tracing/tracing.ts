@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { otlpTarget } from './otlp-target.js';
+import { missingPackages } from '../../core/packages.js';
 
 /**
  * OpenTelemetry tracing, on when the host sets OTEL_EXPORTER_OTLP_ENDPOINT (or the
@@ -13,6 +14,14 @@ import { otlpTarget } from './otlp-target.js';
 export type { RequestAnswer, RequestSpan, RequestTracing } from './request-span.js';
 import type { RequestTracing } from './request-span.js';
 
+/** What otel.ts imports: optional/tracing's packages. */
+const TRACING_PACKAGES = [
+  '@opentelemetry/sdk-node',
+  '@opentelemetry/exporter-trace-otlp-grpc',
+  '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/exporter-trace-otlp-proto',
+];
+
 /** Whether tracing is on for this environment. OTEL_SDK_DISABLED=true turns it off whatever else is set, as the OpenTelemetry specification says. */
 export function tracingEnabled(env: Config['env']): boolean {
   if (env.OTEL_SDK_DISABLED?.toLowerCase() === 'true') return false;
@@ -23,6 +32,12 @@ export function tracingEnabled(env: Config['env']): boolean {
 export function startTracing(config: Config, logger: Logger): Promise<RequestTracing | undefined> | undefined {
   if (!tracingEnabled(config.env)) return undefined;
   otlpTarget(config.env); // a bad protocol or URL stops the boot, naming the variable
+  // the SDK is the optional feature optional/tracing: without it requests go on untraced, and the log says what to install
+  const sdk = missingPackages(TRACING_PACKAGES);
+  if (sdk) {
+    logger.error({ msg: `tracing not started: ${sdk}` });
+    return Promise.resolve(undefined);
+  }
   return import('./otel.js')
     .then(({ startOtel }) => startOtel(config.env, logger))
     .catch((err: unknown) => {
