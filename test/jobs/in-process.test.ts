@@ -59,7 +59,7 @@ t.test('bad requests never become jobs; callback_url passes the SSRF guard', asy
   t.match(notUrl, { status: 400, body: { error: 'invalid_parameter', details: [{ param: 'callback_url' }] } });
   const withoutAsync = await get(`${served.url}/api/tools/web2zip?url=https://example.com/&callback_url=https://example.com/hook`);
   t.match(withoutAsync, { status: 400, body: { details: [{ param: 'callback_url' }] } });
-  t.same(await new JobStore(served.engine.config).counts(), { queued: 0, active: 0, completed: 0, failed: 0 }, 'no job recorded');
+  t.same(await new JobStore(served.engine.config).counts(), { queued: 0, active: 0, completed: 0, failed: 0, cancelled: 0 }, 'no job recorded');
 });
 
 t.test('a failed job keeps the error the synchronous call answers, and its webhook is signed', async (t) => {

@@ -37,7 +37,48 @@ for (const dialect of await testDialects(t)) {
     await store.start(failing.id);
     t.ok(await store.fail(failing.id, { error: 'upstream_error', message: 'Upstream x answered 500', status: 502 }));
     t.match(await store.get(failing.id), { status: 'failed', error: { error: 'upstream_error', status: 502 }, callbackUrl: 'https://example.com/hook' });
-    t.same(await store.counts(), { queued: 1, active: 0, completed: 1, failed: 1 });
+    t.same(await store.counts(), { queued: 1, active: 0, completed: 1, failed: 1, cancelled: 0 });
+  });
+
+  t.test(`${dialect.name}: a queued or running job is cancelled once, by its key or any key's admin; a finished one is not`, async (t) => {
+    const db = await dialect.open(t);
+    const store = new JobStore(db);
+    const why = { error: 'job_cancelled', message: 'The job was cancelled by its API key' };
+    const queued = await store.create({ keyId: 'key_a', endpoint: 'GET /api/tools/web2zip', params: {} });
+    const running = await store.create({ keyId: 'key_a', endpoint: 'GET /api/tools/web2zip', params: {} });
+    await store.start(running.id);
+
+    t.same(await store.cancel(queued.id, why, 'key_b'), { absent: true }, "another key's job is absent");
+    t.match(await store.cancel(queued.id, why, 'key_a'), {
+      cancelled: { id: queued.id, status: 'cancelled', error: why, finishedAt: String, startedAt: null },
+    });
+    t.equal(await store.start(queued.id), undefined, 'a cancelled job is never started');
+    t.match(await store.cancel(queued.id, why, 'key_a'), { finished: { status: 'cancelled' } }, 'cancelled once');
+
+    t.match(await store.cancel(running.id, why), { cancelled: { status: 'cancelled', startedAt: String } }, 'the admin (no key) cancels any job');
+    t.notOk(await store.progress(running.id, 50), 'a progress write tells the worker its job is no longer active');
+    t.notOk(await store.complete(running.id, { late: true }), 'its late answer is not recorded');
+    t.match(await store.get(running.id), { status: 'cancelled', error: why });
+    t.equal(await store.pending('key_a'), 0, 'cancelled jobs no longer count against the key');
+
+    const done = await store.create({ keyId: 'key_a', endpoint: 'GET /api/tools/web2zip', params: {} });
+    await store.start(done.id);
+    await store.complete(done.id, {});
+    t.match(await store.cancel(done.id, why, 'key_a'), { finished: { status: 'completed' } });
+    t.same(await store.cancel('01zzzzzzzzzzzzzzzzzzzzzzzz', why), { absent: true });
+    t.same(await store.counts(), { queued: 0, active: 0, completed: 1, failed: 0, cancelled: 2 });
+    t.same(
+      (await store.list({ status: 'cancelled', limit: 10 })).jobs.map((j) => j.id),
+      [running.id, queued.id],
+    );
+    // the status check (migration 0008) admits `cancelled` and still refuses anything else
+    await t.rejects(
+      db.kysely
+        .updateTable('jobs')
+        .set({ status: 'paused' as never })
+        .where('id', '=', done.id)
+        .execute(),
+    );
   });
 }
 

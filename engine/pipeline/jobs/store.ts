@@ -11,7 +11,13 @@ import type { JobsTable, Tables } from '../../platform/db/tables.js';
  * A job belongs to the key that submitted it: `get` with another key finds nothing.
  */
 export type JobStatus = JobsTable['status'];
-export const JOB_STATUSES: readonly JobStatus[] = ['queued', 'active', 'completed', 'failed'];
+export const JOB_STATUSES: readonly JobStatus[] = ['queued', 'active', 'completed', 'failed', 'cancelled'];
+
+/** A job in one of these has its answer (or none, cancelled): nothing runs it any more. */
+export const isFinished = (status: JobStatus): boolean => status !== 'queued' && status !== 'active';
+
+/** The outcome of a cancel: the record now cancelled, a job that had already finished (its record), or none of this key's. */
+export type CancelOutcome = { cancelled: JobRecord } | { finished: JobRecord } | { absent: true };
 
 /** What a failed job reports: the same `{error, message}` its synchronous call would have answered. */
 export interface JobError {
@@ -200,17 +206,22 @@ export class JobStore {
     return this.get(id);
   }
 
-  /** Progress of a running job, 0–100 (clamped, whole numbers), and what it is doing. */
-  async progress(id: string, percent: number, stage?: string): Promise<void> {
+  /**
+   * Progress of a running job, 0–100 (clamped, whole numbers), and what it is doing. False
+   * when the record is no longer `active` (cancelled, or finished by the reconciler): the
+   * runner then stops the work, even if the cancel's message never reached it.
+   */
+  async progress(id: string, percent: number, stage?: string): Promise<boolean> {
     const progress = Math.max(0, Math.min(100, Math.round(percent)));
-    await (
+    const updated = await (
       await this.#kysely()
     )
       .updateTable('jobs')
       .set({ progress, ...(stage !== undefined && { stage }) })
       .where('id', '=', id)
       .where('status', '=', 'active')
-      .execute();
+      .executeTakeFirst();
+    return Number(updated.numUpdatedRows) > 0;
   }
 
   /** The job finished with the result its synchronous call would have answered. False if it had already finished. */
@@ -221,6 +232,26 @@ export class JobStore {
   /** The job failed with this error. False if it had already finished. */
   fail(id: string, error: JobError): Promise<boolean> {
     return this.#finish(id, { status: 'failed', error: JSON.stringify(error) });
+  }
+
+  /**
+   * Record a queued or running job `cancelled`, with `error` saying by whom (what its webhook
+   * and GET /api/jobs/:id report). With `keyId`, only that key's job: another key's is absent.
+   * One conditional update, so a cancel racing the job's own end leaves exactly one of them
+   * recorded; the loser learns which (`finished`).
+   */
+  async cancel(id: string, error: JobError, keyId?: string): Promise<CancelOutcome> {
+    const kysely = await this.#kysely();
+    let update = kysely
+      .updateTable('jobs')
+      .set({ status: 'cancelled', error: JSON.stringify(error), finished_at: this.#now().toISOString() })
+      .where('id', '=', id)
+      .where('status', 'in', UNFINISHED);
+    if (keyId !== undefined) update = update.where('key_id', '=', keyId);
+    const updated = await update.executeTakeFirst();
+    const job = await this.get(id, keyId);
+    if (!job) return { absent: true };
+    return Number(updated.numUpdatedRows) > 0 ? { cancelled: job } : { finished: job };
   }
 
   async #finish(id: string, set: { status: JobStatus; progress?: number; result?: string; error?: string }): Promise<boolean> {

@@ -18,6 +18,8 @@ const MIGRATIONS: Record<string, (db: Kysely<any>, dialect: Dialect) => Promise<
   '0005-key-rules': (db) => keyRules(db),
   '0006-key-rotation': (db) => keyRotation(db),
   '0007-usage-figures': (db) => usageFigures(db),
+  '0008-jobs-cancelled': (db, dialect) => jobsCancelled(db, dialect),
+  '0009-usage-media-seconds': (db) => usageMediaSeconds(db),
 };
 
 /** Every migration's name: a database that has applied them all needs no lock at boot. */
@@ -217,6 +219,72 @@ async function usageFigures(db: Kysely<any>): Promise<void> {
       .alterTable('usage_daily')
       .addColumn(name, 'bigint', (c) => c.notNull().defaultTo(0))
       .execute();
+}
+
+/** The statuses a job record may have; 0008 added `cancelled`. */
+const JOB_STATUS_CHECK = sql`status IN ('queued', 'active', 'completed', 'failed', 'cancelled')`;
+
+/**
+ * Jobs can be cancelled (issue #20): `cancelled` joins the statuses the check constraint
+ * allows. PostgreSQL swaps the constraint (named by its default, `<table>_<column>_check`).
+ * SQLite cannot alter a constraint: the table is rebuilt as its documented procedure says
+ * (new table, copy, drop, rename, indexes again), inside the migration's transaction.
+ */
+async function jobsCancelled(db: Kysely<any>, dialect: Dialect): Promise<void> {
+  if (dialect === 'postgres') {
+    await sql`ALTER TABLE jobs DROP CONSTRAINT jobs_status_check`.execute(db);
+    await sql`ALTER TABLE jobs ADD CONSTRAINT jobs_status_check CHECK (${JOB_STATUS_CHECK})`.execute(db);
+    return;
+  }
+  const columns = [
+    'id',
+    'key_id',
+    'endpoint',
+    'status',
+    'progress',
+    'stage',
+    'params',
+    'result',
+    'error',
+    'callback_url',
+    'created_at',
+    'started_at',
+    'finished_at',
+  ];
+  await db.schema
+    .createTable('jobs_cancellable')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('key_id', 'text', (c) => c.notNull())
+    .addColumn('endpoint', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull().check(JOB_STATUS_CHECK))
+    .addColumn('progress', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('stage', 'text')
+    .addColumn('params', 'text', (c) => c.notNull())
+    .addColumn('result', 'text')
+    .addColumn('error', 'text')
+    .addColumn('callback_url', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('started_at', 'text')
+    .addColumn('finished_at', 'text')
+    .execute();
+  const list = sql.join(columns.map((c) => sql.ref(c)));
+  await sql`INSERT INTO jobs_cancellable (${list}) SELECT ${list} FROM jobs`.execute(db);
+  await db.schema.dropTable('jobs').execute();
+  await db.schema.alterTable('jobs_cancellable').renameTo('jobs').execute();
+  await db.schema.createIndex('jobs_key').on('jobs').columns(['key_id', 'created_at']).execute();
+  await db.schema.createIndex('jobs_status').on('jobs').columns(['status', 'created_at']).execute();
+}
+
+/**
+ * Media seconds processed (issue #20): the duration of the media each download or
+ * conversion went through, as yt-dlp and ffmpeg report it, per key, endpoint and day.
+ * Stored in milliseconds (a whole number, summed exactly); reports show seconds.
+ */
+async function usageMediaSeconds(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .alterTable('usage_daily')
+    .addColumn('media_ms', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
 }
 
 /**

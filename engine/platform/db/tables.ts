@@ -120,6 +120,8 @@ export interface UsageDailyTable {
   bytes_out: number;
   prompt_tokens: number;
   completion_tokens: number;
+  /** Milliseconds of media downloaded or converted, as yt-dlp and ffmpeg report them (migration 0009-usage-media-seconds). */
+  media_ms: number;
 }
 
 /** Requests per key and UTC day of keys whose tier has a daily quota: one atomic upsert per request. */
@@ -134,7 +136,8 @@ export interface JobsTable {
   id: string;
   key_id: string;
   endpoint: string;
-  status: 'queued' | 'active' | 'completed' | 'failed';
+  /** `cancelled` since migration 0008-jobs-cancelled. */
+  status: 'queued' | 'active' | 'completed' | 'failed' | 'cancelled';
   progress: ColumnType<number, number | undefined, number>;
   /** What the job is doing now (`downloading`, `converting`…), as its handler reports it. */
   stage: ColumnType<string | null, string | null | undefined, string | null>;

@@ -19,7 +19,9 @@ export interface UsageTotals {
 /**
  * What one key spent on one endpoint in one UTC day besides its requests (counted at
  * admission): the answers by status class, the response body bytes sent (streamed
- * answers included, counted as they are written) and the AI tokens the provider reported.
+ * answers included, counted as they are written), the AI tokens the provider reported
+ * and the milliseconds of media downloaded or converted (as yt-dlp and ffmpeg report
+ * the media's duration), async jobs' work included.
  */
 export interface UsageFigures {
   status2xx: number;
@@ -29,14 +31,20 @@ export interface UsageFigures {
   bytesOut: number;
   promptTokens: number;
   completionTokens: number;
+  mediaMs: number;
+}
+
+/** Work a request or a job did that the key pays for, as its handler reported it (Call.meter). */
+export interface Work {
+  promptTokens?: number;
+  completionTokens?: number;
+  mediaMs?: number;
 }
 
 /** One answered request, as pipeline/usage-meter.ts reports it. */
-export interface Answered {
+export interface Answered extends Work {
   status: number;
   bytesOut: number;
-  promptTokens?: number;
-  completionTokens?: number;
 }
 
 export const NO_FIGURES: Readonly<UsageFigures> = Object.freeze({
@@ -47,6 +55,7 @@ export const NO_FIGURES: Readonly<UsageFigures> = Object.freeze({
   bytesOut: 0,
   promptTokens: 0,
   completionTokens: 0,
+  mediaMs: 0,
 });
 const FIGURES = Object.keys(NO_FIGURES) as (keyof UsageFigures)[];
 
@@ -140,6 +149,7 @@ const COLUMN_OF = {
   bytesOut: 'bytes_out',
   promptTokens: 'prompt_tokens',
   completionTokens: 'completion_tokens',
+  mediaMs: 'media_ms',
 } as const satisfies Record<keyof UsageFigures, string>;
 type FigureColumn = (typeof COLUMN_OF)[keyof UsageFigures];
 const COLUMNS = Object.values(COLUMN_OF) as FigureColumn[];
@@ -196,9 +206,23 @@ export class UsageCounter {
     else if (hundred === 4) entry.status4xx++;
     else if (hundred === 5) entry.status5xx++;
     entry.bytesOut += answer.bytesOut;
-    entry.promptTokens += answer.promptTokens ?? 0;
-    entry.completionTokens += answer.completionTokens ?? 0;
+    this.#addWork(entry, answer);
     this.#scheduled();
+  }
+
+  /**
+   * Add work of `keyId` on `endpoint` that no answer carries: an async job's (its request
+   * and its 202 were counted when it was submitted).
+   */
+  worked(keyId: string, endpoint: string, work: Work): void {
+    this.#addWork(this.#pending.at(this.#day(), keyId, endpoint), work);
+    this.#scheduled();
+  }
+
+  #addWork(entry: Pending, work: Work): void {
+    entry.promptTokens += work.promptTokens ?? 0;
+    entry.completionTokens += work.completionTokens ?? 0;
+    entry.mediaMs += Math.round(work.mediaMs ?? 0);
   }
 
   /** A flush soon: at once when many entries wait, else after flushMs. */
