@@ -5,20 +5,28 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { build } from 'esbuild';
 import { EndpointRouter } from '../../engine/catalog/router.js';
+import { baseTree, build as buildTree } from '../memory/base-tree.js';
 import { BENCH_KEY, FIRST_PATH, LAST_PATH, REGISTRY_SIZE, paddedEndpoints } from './servers.js';
 
 /**
- * npm run bench:engine [-- --seconds 10 --rounds 3 --connections 50 --boots 5 --out bench/engine/RESULTS.md]
+ * npm run bench:engine [-- --seconds 10 --rounds 5 --connections 50 --boots 5 --only koa-json,koa-keyed,quote --http-only --base REF --out bench/engine/RESULTS.md]
  *
- * Requests/s and p99 latency of the engine's /api/fun/quote against a bare Koa and a
- * bare node:http hello-world started in the same run, and of the first against the
- * last route of a registry padded to 1,210 endpoints. Each server runs in its own
- * process; targets are measured in interleaved rounds (so a burst of load elsewhere
- * on the machine hits every target alike) and the median round is reported.
- * Also the route lookup alone, in this process (first, last, a miss); each target's
- * JavaScript cost without sockets (in-process.ts, a fresh process per target); and
- * boot time of the real registry, in fresh processes.
+ * Requests/s, p99 latency and server CPU per request of the engine's /api/fun/quote
+ * against reference servers started in the same run (bare node:http and Koa hello-worlds,
+ * Koa and node:http answering the same JSON, Koa doing the same keyed work), and of the
+ * first against the last route of a registry padded to 1,600 endpoints. Each server runs
+ * in its own process, as built JavaScript (`npm run build`, then bench/engine/*.ts
+ * transpiled beside it): what `npm start` runs, not TypeScript through tsx. Targets are
+ * measured in interleaved rounds (so a burst of load elsewhere on the machine hits every
+ * target alike); each figure is the median of the rounds with their spread (min–max),
+ * and each ratio is taken within a round. Also the route lookup alone, in this process
+ * (first, last, a miss); each target's JavaScript cost without sockets (in-process.ts, a
+ * fresh process per target); boot time of the real registry, in fresh processes.
+ * `--only` measures some targets (ids below), `--http-only` leaves out everything but the rounds,
+ * `--base REF` adds /api/fun/quote as a commit served it (built in a worktree, ../memory/base-tree.ts)
+ * to the same rounds: a change's before and after under the same load.
  */
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -30,28 +38,43 @@ const option = (name: string, fallback: number) => {
   return i >= 0 ? Number(args[i + 1]) : fallback;
 };
 const SECONDS = option('seconds', 10);
-const ROUNDS = option('rounds', 3);
+// fewer than five rounds make the median and its spread say little on a shared machine
+const ROUNDS = Math.max(5, option('rounds', 5));
 const CONNECTIONS = option('connections', 50);
 const BOOTS = option('boots', 5);
 const OUT = args.includes('--out') ? args[args.indexOf('--out') + 1] : undefined;
+const ONLY = args.includes('--only') ? new Set(args[args.indexOf('--only') + 1].split(',')) : undefined;
+const HTTP_ONLY = args.includes('--http-only');
+const BASE = args.includes('--base') ? args[args.indexOf('--base') + 1] : undefined;
+/** The keyed reference's CPU per request times this is the most the engine's /api/fun/quote may use (issue 21). */
+const KEYED_CPU_LIMIT = 1.2;
 
 interface Target {
+  id: string;
   name: string;
   server: 'node-http' | 'node-json' | 'koa' | 'koa-json' | 'koa-keyed' | 'engine';
   path: string;
   keyed?: boolean;
+  /** Served by the `--base` commit's build, not this tree's. */
+  base?: boolean;
 }
 
-const TARGETS: Target[] = [
-  { name: 'node:http hello-world', server: 'node-http', path: '/' },
-  { name: 'Koa hello-world', server: 'koa', path: '/' },
-  { name: 'Koa JSON envelope + headers (reference)', server: 'koa-json', path: '/' },
-  { name: 'node:http JSON envelope + headers (reference)', server: 'node-json', path: '/' },
-  { name: 'Koa JSON + key check, rate limit, usage count (reference)', server: 'koa-keyed', path: '/api/fun/quote', keyed: true },
-  { name: 'engine /api/fun/quote', server: 'engine', path: '/api/fun/quote', keyed: true },
-  { name: `engine first route (${FIRST_PATH})`, server: 'engine', path: FIRST_PATH, keyed: true },
-  { name: `engine last route (${LAST_PATH})`, server: 'engine', path: LAST_PATH, keyed: true },
+const ALL_TARGETS: Target[] = [
+  { id: 'node-http', name: 'node:http hello-world', server: 'node-http', path: '/' },
+  { id: 'koa', name: 'Koa hello-world', server: 'koa', path: '/' },
+  { id: 'koa-json', name: 'Koa JSON envelope + headers (reference)', server: 'koa-json', path: '/' },
+  { id: 'node-json', name: 'node:http JSON envelope + headers (reference)', server: 'node-json', path: '/' },
+  { id: 'koa-keyed', name: 'Koa JSON + key check, rate limit, usage count (reference)', server: 'koa-keyed', path: '/api/fun/quote', keyed: true },
+  { id: 'quote', name: 'engine /api/fun/quote', server: 'engine', path: '/api/fun/quote', keyed: true },
+  { id: 'first', name: `engine first route (${FIRST_PATH})`, server: 'engine', path: FIRST_PATH, keyed: true },
+  { id: 'last', name: `engine last route (${LAST_PATH})`, server: 'engine', path: LAST_PATH, keyed: true },
 ];
+if (BASE)
+  ALL_TARGETS.push({ id: 'quote-base', name: `engine /api/fun/quote at ${BASE} (--base)`, server: 'engine', path: '/api/fun/quote', keyed: true, base: true });
+const TARGETS = ONLY ? ALL_TARGETS.filter((t) => ONLY.has(t.id) || t.base) : ALL_TARGETS;
+if (ONLY && TARGETS.filter((t) => !t.base).length !== ONLY.size) throw new Error(`--only takes target ids among: ${ALL_TARGETS.map((t) => t.id).join(', ')}`);
+/** The process serving a target: one per server kind and tree. */
+const processOf = (t: Target) => (t.base ? `${t.server}@base` : t.server);
 
 interface Sample {
   rps: number;
@@ -62,9 +85,25 @@ interface Sample {
 
 type Server = { child: ChildProcess; port: number; info: Record<string, unknown> };
 
-/** Start `servers.ts <kind>` and wait for its JSON line. */
-async function startServer(kind: string): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, 'servers.ts'), kind], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+/** Where the bench's server files are transpiled: beside build/engine, so their `../../engine/` imports reach the built engine. */
+const BUILT = path.join(ROOT, 'build', 'bench', 'engine');
+
+/**
+ * The engine as `npm run build` makes it, and servers.ts and in-process.ts transpiled the
+ * same way: every target then runs plain JavaScript, as `npm start` does (tsx would wrap
+ * each function made per request in a naming helper the built engine does not have).
+ * A `--base` tree gets this tree's server files, which then import its built engine.
+ */
+async function buildServers(root: string): Promise<void> {
+  buildTree(root);
+  const entryPoints = ['servers.ts', 'in-process.ts'].map((f) => path.join(HERE, f));
+  await build({ entryPoints, outdir: path.join(root, path.relative(ROOT, BUILT)), format: 'esm', platform: 'node', target: 'node20.10', logLevel: 'warning' });
+}
+
+/** Start `servers.ts <kind>` (built, in `root`) and wait for its JSON line. */
+async function startServer(kind: string, root = ROOT): Promise<Server> {
+  const built = path.join(root, path.relative(ROOT, BUILT), 'servers.js');
+  const child = spawn(process.execPath, [built, kind], { cwd: root, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   const line = await firstLine(child);
   const info = JSON.parse(line) as { port: number } & Record<string, unknown>;
   return { child, port: info.port, info };
@@ -109,8 +148,8 @@ const median = (xs: number[]) => {
 /** CPU µs per request of each target without sockets (in-process.ts), in a fresh process each. */
 async function inProcess(): Promise<Map<string, number>> {
   const out = new Map<string, number>();
-  for (const target of TARGETS.filter((t) => t.path !== FIRST_PATH && t.path !== LAST_PATH)) {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, 'in-process.ts'), target.server, target.path], {
+  for (const target of TARGETS.filter((t) => t.path !== FIRST_PATH && t.path !== LAST_PATH && !t.base)) {
+    const child = spawn(process.execPath, [path.join(BUILT, 'in-process.js'), target.server, target.path], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -124,8 +163,7 @@ async function inProcess(): Promise<Map<string, number>> {
  * each time: its `listening` line says how long it took from the process's start.
  */
 async function boots(): Promise<{ endpoints: number; available: number; bootMs: number }[]> {
-  // built first: a stale build would be rebuilt inside the first measured start
-  execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', 'build.ts')], { cwd: ROOT, stdio: 'ignore' });
+  // built first (main): a stale build would be rebuilt inside the first measured start
   const out = [];
   for (let i = 0; i < BOOTS; i++) {
     const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_REQUESTS: '0', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'manifold-boot-')) };
@@ -177,38 +215,110 @@ function keptNotes(file: string): string {
 
 const pct = (a: number, b: number) => `${((a / b) * 100).toFixed(1)}%`;
 
+/** The median of the values, then their spread: `12.3 (10.1–15.0)`. */
+const spread = (values: number[], format: (x: number) => string) => `${format(median(values))} (${format(Math.min(...values))}–${format(Math.max(...values))})`;
+
+/** Interleaved rounds over every target: samples by target id, in round order. */
+async function rounds(servers: Map<string, Server>): Promise<Map<string, Sample[]>> {
+  const samples = new Map<string, Sample[]>(TARGETS.map((t) => [t.id, []]));
+  for (const target of TARGETS) await measure(servers.get(processOf(target))!, target, 2); // warm-up (JIT, caches)
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const target of TARGETS) {
+      const sample = await measure(servers.get(processOf(target))!, target, SECONDS);
+      samples.get(target.id)!.push(sample);
+      console.error(`round ${round}/${ROUNDS} ${target.name}: ${Math.round(sample.rps)} req/s, p99 ${sample.p99} ms, ${sample.cpu.toFixed(1)} µs CPU/request`);
+    }
+  }
+  return samples;
+}
+
+/** The rounds' table, the ratios between targets (each taken within a round) and the verdict on the keyed reference. */
+function httpReport(samples: Map<string, Sample[]>, engineInfo: Record<string, unknown> | undefined): string[] {
+  const of = (id: string) => samples.get(id);
+  const name = (id: string) => ALL_TARGETS.find((t) => t.id === id)!.name;
+  // a ÷ b of one figure, round by round (neighbouring measurements see similar load elsewhere)
+  const perRound = (a: string, b: string, figure: (s: Sample) => number) => of(a)!.map((s, i) => figure(s) / figure(of(b)![i]));
+  const ratioRow = (label: string, a: string, b: string, target = '—') =>
+    of(a) && of(b)
+      ? [
+          `| ${label} | ${spread(
+            perRound(a, b, (s) => s.rps),
+            (x) => `${(x * 100).toFixed(1)}%`,
+          )} | ${spread(
+            perRound(b, a, (s) => s.cpu),
+            (x) => `${(x * 100).toFixed(1)}%`,
+          )} | ${target} |`,
+        ]
+      : [];
+  const registered = engineInfo ? ` (${engineInfo.registered} registered)` : '';
+  const lines = [
+    `| target | requests/s | p99 latency ms | server CPU µs/request | CPU µs/request by round |`,
+    `|---|---:|---:|---:|---|`,
+    ...TARGETS.map((t) => {
+      const s = of(t.id)!;
+      return `| ${t.name} | ${spread(
+        s.map((x) => x.rps),
+        (x) => x.toFixed(0),
+      )} | ${median(s.map((x) => x.p99))} | ${spread(
+        s.map((x) => x.cpu),
+        (x) => x.toFixed(1),
+      )} | ${s.map((x) => x.cpu.toFixed(1)).join(', ')} |`;
+    }),
+    ``,
+    `Ratios, each taken within a round, as the median of the ${ROUNDS} rounds (min–max): by requests/s (a ÷ b), and by server CPU per request (b's CPU ÷ a's: the throughput a saturated core would give; steadier when other work shares the machine):`,
+    ``,
+    `| a vs b | by requests/s | by CPU/request | target |`,
+    `|---|---:|---:|---|`,
+    ...ratioRow('engine /api/fun/quote vs Koa hello-world', 'quote', 'koa'),
+    ...ratioRow('engine /api/fun/quote vs node:http hello-world', 'quote', 'node-http'),
+    ...ratioRow('Koa vs node:http', 'koa', 'node-http'),
+    ...ratioRow('Koa JSON envelope + headers vs Koa hello-world (ceiling for any JSON endpoint)', 'koa-json', 'koa'),
+    ...ratioRow('engine /api/fun/quote vs Koa JSON envelope + headers', 'quote', 'koa-json'),
+    ...ratioRow('node:http JSON envelope + headers vs Koa hello-world (the same answer without Koa)', 'node-json', 'koa'),
+    ...ratioRow('Koa JSON + key check, rate limit, usage count vs Koa JSON envelope + headers (what the keyed work alone costs)', 'koa-keyed', 'koa-json'),
+    ...ratioRow(
+      'engine /api/fun/quote vs Koa JSON + key check, rate limit, usage count (what the registry machinery costs)',
+      'quote',
+      'koa-keyed',
+      `≥ ${((1 / KEYED_CPU_LIMIT) * 100).toFixed(1)}% by CPU (≤ ${KEYED_CPU_LIMIT}×)`,
+    ),
+    ...ratioRow(`last route vs first route${registered}`, 'last', 'first', 'within 5%'),
+    ...ratioRow(`engine /api/fun/quote vs the same at ${BASE} (what the change does)`, 'quote', 'quote-base'),
+    ...ratioRow(`engine /api/fun/quote at ${BASE} vs Koa JSON + key check, rate limit, usage count`, 'quote-base', 'koa-keyed'),
+  ];
+  for (const [id, which] of [
+    ['quote', 'Engine'],
+    ['quote-base', `Engine at ${BASE}`],
+  ]) {
+    if (!of(id) || !of('koa-keyed')) continue;
+    const times = perRound(id, 'koa-keyed', (s) => s.cpu);
+    const met = median(times) <= KEYED_CPU_LIMIT;
+    lines.push(
+      ``,
+      `**${which} vs the keyed reference by CPU per request: ${spread(times, (x) => `${x.toFixed(2)}×`)}** over ${ROUNDS} rounds (target ≤ ${KEYED_CPU_LIMIT}×: ${met ? 'met' : 'NOT met'}).`,
+    );
+  }
+  return lines;
+}
+
 async function main() {
   const load = os.loadavg();
-  // the two that read the endpoints dir first: the HTTP rounds then need nothing more from it
-  const lookup = routeLookup();
-  const boot = await boots();
-  const openapi = await openApiCost();
-  const js = await inProcess();
+  await buildServers(ROOT);
+  const base = BASE ? baseTree(ROOT, BASE) : undefined;
+  if (base) await buildServers(base.dir);
+  // the extras read the endpoints dir and start processes: before the HTTP rounds, which then run undisturbed
+  const lookup = HTTP_ONLY ? undefined : routeLookup();
+  const boot = HTTP_ONLY ? undefined : await boots();
+  const openapi = HTTP_ONLY ? undefined : await openApiCost();
+  const js = HTTP_ONLY ? undefined : await inProcess();
   const servers = new Map<string, Server>();
   try {
-    for (const kind of new Set(TARGETS.map((t) => t.server))) servers.set(kind, await startServer(kind));
-    const engineInfo = servers.get('engine')!.info;
-    const samples = new Map<string, Sample[]>(TARGETS.map((t) => [t.name, []]));
-    for (const target of TARGETS) await measure(servers.get(target.server)!, target, 2); // warm-up (JIT, caches)
-    for (let round = 1; round <= ROUNDS; round++) {
-      for (const target of TARGETS) {
-        const sample = await measure(servers.get(target.server)!, target, SECONDS);
-        samples.get(target.name)!.push(sample);
-        console.error(
-          `round ${round}/${ROUNDS} ${target.name}: ${Math.round(sample.rps)} req/s, p99 ${sample.p99} ms, ${sample.cpu.toFixed(0)} µs CPU/request`,
-        );
-      }
-    }
+    for (const target of TARGETS)
+      if (!servers.has(processOf(target))) servers.set(processOf(target), await startServer(target.server, target.base ? base!.dir : ROOT));
+    const engineInfo = servers.get('engine')?.info;
+    const samples = await rounds(servers);
     const loadAfter = os.loadavg();
-
-    const rps = (name: string) => median(samples.get(name)!.map((s) => s.rps));
-    const p99 = (name: string) => median(samples.get(name)!.map((s) => s.p99));
-    const cpu = (name: string) => median(samples.get(name)!.map((s) => s.cpu));
-    // ratios are taken within each round (neighbouring measurements see similar load elsewhere), then the median
-    const roundRatio = (a: string, b: string, of: (s: Sample) => number) => median(samples.get(a)!.map((s, i) => of(s) / of(samples.get(b)![i])));
-    const ratioRow = (label: string, a: string, b: string, target = '—') =>
-      `| ${label} | ${(roundRatio(a, b, (s) => s.rps) * 100).toFixed(1)}% | ${(100 / roundRatio(a, b, (s) => s.cpu)).toFixed(1)}% | ${target} |`;
-    const [nodeName, koaName, koaJsonName, nodeJsonName, keyedName, quoteName, firstName, lastName] = TARGETS.map((t) => t.name);
+    const cpu = (name: string) => median(samples.get(TARGETS.find((t) => t.name === name)!.id)!.map((s) => s.cpu));
     const lines = [
       `# Engine benchmark`,
       ``,
@@ -216,53 +326,41 @@ async function main() {
       ``,
       `- Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}`,
       `- Load average (1/5/15 min) at start ${load.map((l) => l.toFixed(2)).join(' / ')}, at end ${loadAfter.map((l) => l.toFixed(2)).join(' / ')}`,
-      `- autocannon: ${CONNECTIONS} connections, ${SECONDS} s per target per round, ${ROUNDS} interleaved rounds (median shown), after a 2 s warm-up; each server in its own process`,
-      `- Engine: ${engineInfo.registered} registered endpoints (the ${engineInfo.real} real ones, /api/fun/quote clones registered first and last, padded with more clones to at least ${REGISTRY_SIZE}), LOG_REQUESTS=0, key in X-API-Key, rate limit out of reach`,
+      `- autocannon: ${CONNECTIONS} connections, ${SECONDS} s per target per round, ${ROUNDS} interleaved rounds, after a 2 s warm-up; each server in its own process, built JavaScript (as \`npm start\` runs)`,
+      `- Figures: the median of the rounds, then their spread (min–max). Server CPU is user + system time of the server's process over the round, per request answered.`,
+      ...(base ? [`- \`--base ${BASE}\`: commit ${base.commit}, built in ${base.dir} with this tree's node_modules and bench servers`] : []),
+      ...(engineInfo
+        ? [
+            `- Engine: ${engineInfo.registered} registered endpoints (the ${engineInfo.real} real ones, /api/fun/quote clones registered first and last, padded with more clones to at least ${REGISTRY_SIZE}), LOG_REQUESTS=0, key in X-API-Key, rate limit out of reach`,
+          ]
+        : []),
       ``,
-      `| target | requests/s | p99 latency ms | server CPU µs/request | requests/s per round |`,
-      `|---|---:|---:|---:|---|`,
-      ...TARGETS.map(
-        (t) =>
-          `| ${t.name} | ${Math.round(rps(t.name))} | ${p99(t.name)} | ${cpu(t.name).toFixed(0)} | ${samples
-            .get(t.name)!
-            .map((s) => Math.round(s.rps))
-            .join(', ')} |`,
-      ),
-      ``,
-      `Ratios (median of the per-round ratios) by requests/s, and by server CPU per request (the throughput a saturated core would give; steadier when other work shares the machine):`,
-      ``,
-      `| ratio | by requests/s | by CPU/request | target |`,
-      `|---|---:|---:|---|`,
-      ratioRow('engine /api/fun/quote vs Koa hello-world', quoteName, koaName, '≥ 85%'),
-      ratioRow('engine /api/fun/quote vs node:http hello-world', quoteName, nodeName),
-      ratioRow('Koa vs node:http', koaName, nodeName),
-      ratioRow('Koa JSON envelope + headers vs Koa hello-world (ceiling for any JSON endpoint)', koaJsonName, koaName),
-      ratioRow('engine /api/fun/quote vs Koa JSON envelope + headers', quoteName, koaJsonName),
-      ratioRow('node:http JSON envelope + headers vs Koa hello-world (the same answer without Koa)', nodeJsonName, koaName),
-      ratioRow('Koa JSON + key check, rate limit, usage count vs Koa JSON envelope + headers (what the keyed work alone costs)', keyedName, koaJsonName),
-      ratioRow('engine /api/fun/quote vs Koa JSON + key check, rate limit, usage count (what the registry machinery costs)', quoteName, keyedName),
-      ratioRow(`last route vs first route (${engineInfo.registered} registered)`, lastName, firstName, 'within 5%'),
-      ``,
-      `Route lookup alone (EndpointRouter.match, in process, CPU ns per call, median of 6 × 200,000): first ${lookup.first.toFixed(0)} ns, last ${lookup.last.toFixed(0)} ns ` +
-        `(last vs first ${pct(lookup.first, lookup.last)}), a path with no endpoint ${lookup.miss.toFixed(0)} ns.`,
-      ``,
-      `Without sockets (bench/engine/in-process.ts: requests handed straight to the server's request listener, 50 in flight, responses discarded; CPU µs per request, median of 10 rounds of 5,000). ` +
-        `The difference to the HTTP rows is what TCP on loopback, the HTTP parser and syscalls add, plus what the server's own code costs more when it runs between them with cold caches (it grows with the code a request runs):`,
-      ``,
-      `| target | CPU µs/request without sockets | with sockets (table above) |`,
-      `|---|---:|---:|`,
-      ...[...js].map(([name, us]) => `| ${name} | ${us.toFixed(1)} | ${cpu(name).toFixed(0)} |`),
-      ``,
-      `Boot with the real registry: \`npm start\` (scripts/start.mjs, the built JavaScript), a fresh process and DATA_DIR each, ${BOOTS} runs; ms from the process's start to listening (target < 1,000):`,
-      ``,
-      `| endpoints | available | median | fastest | slowest |`,
-      `|---:|---:|---:|---:|---:|`,
-      `| ${boot[0].endpoints} | ${boot[0].available} | ${median(boot.map((b) => b.bootMs)).toFixed(0)} | ${Math.min(...boot.map((b) => b.bootMs))} | ${Math.max(...boot.map((b) => b.bootMs))} |`,
-      ``,
-      `First GET /openapi.json (built once, then served from memory): ${openapi.openapiOperations} operations, built, serialised and gzipped in ` +
-        `${openapi.openapiMs.toFixed(0)} ms; ${(openapi.openapiBytes / 2 ** 20).toFixed(1)} MiB, ${(openapi.openapiGzipBytes / 2 ** 10).toFixed(0)} KiB gzipped (/docs shows one category's document at a time).`,
+      ...httpReport(samples, engineInfo),
       ``,
     ];
+    if (lookup && boot && openapi && js) {
+      lines.push(
+        `Route lookup alone (EndpointRouter.match, in process, CPU ns per call, median of 6 × 200,000): first ${lookup.first.toFixed(0)} ns, last ${lookup.last.toFixed(0)} ns ` +
+          `(last vs first ${pct(lookup.first, lookup.last)}), a path with no endpoint ${lookup.miss.toFixed(0)} ns.`,
+        ``,
+        `Without sockets (bench/engine/in-process.ts: requests handed straight to the server's request listener, 50 in flight, responses discarded; CPU µs per request, median of 10 rounds of 5,000). ` +
+          `The difference to the HTTP rows is what TCP on loopback, the HTTP parser and syscalls add, plus what the server's own code costs more when it runs between them with cold caches (it grows with the code a request runs):`,
+        ``,
+        `| target | CPU µs/request without sockets | with sockets (median, table above) |`,
+        `|---|---:|---:|`,
+        ...[...js].map(([name, us]) => `| ${name} | ${us.toFixed(1)} | ${cpu(name).toFixed(1)} |`),
+        ``,
+        `Boot with the real registry: \`npm start\` (scripts/start.mjs, the built JavaScript), a fresh process and DATA_DIR each, ${BOOTS} runs; ms from the process's start to listening (target < 1,000):`,
+        ``,
+        `| endpoints | available | median | fastest | slowest |`,
+        `|---:|---:|---:|---:|---:|`,
+        `| ${boot[0].endpoints} | ${boot[0].available} | ${median(boot.map((b) => b.bootMs)).toFixed(0)} | ${Math.min(...boot.map((b) => b.bootMs))} | ${Math.max(...boot.map((b) => b.bootMs))} |`,
+        ``,
+        `First GET /openapi.json (built once, then served from memory): ${openapi.openapiOperations} operations, built, serialised and gzipped in ` +
+          `${openapi.openapiMs.toFixed(0)} ms; ${(openapi.openapiBytes / 2 ** 20).toFixed(1)} MiB, ${(openapi.openapiGzipBytes / 2 ** 10).toFixed(0)} KiB gzipped (/docs shows one category's document at a time).`,
+        ``,
+      );
+    }
     const report = lines.join('\n');
     console.log(report);
     if (OUT) fs.writeFileSync(path.resolve(ROOT, OUT), report + keptNotes(path.resolve(ROOT, OUT)));
