@@ -58,7 +58,7 @@ for (const dialect of dialects) {
       );
     const store = new JobStore(served.engine.config);
     t.equal(await store.pending('test'), LIMIT, `${LIMIT} jobs recorded`);
-    t.same(await store.counts(), { queued: LIMIT, active: 0, completed: 0, failed: 0 });
+    t.same(await store.counts(), { queued: LIMIT, active: 0, completed: 0, failed: 0, cancelled: 0 });
   });
 }
 

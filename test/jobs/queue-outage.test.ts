@@ -38,5 +38,5 @@ t.test('a submission while Redis does not answer fails with 503 and leaves no pe
   await t.rejects(jobs.submit(submission), { status: 503, code: 'unavailable', headers: { 'Retry-After': '5' } });
   t.ok(Date.now() - started < 15_000, `gave up (${Date.now() - started} ms)`);
   t.equal(await jobs.store.pending('test'), 1, 'only the queued job is pending');
-  t.same(await jobs.store.counts(), { queued: 1, active: 0, completed: 0, failed: 1 }, 'the other is recorded failed');
+  t.same(await jobs.store.counts(), { queued: 1, active: 0, completed: 0, failed: 1, cancelled: 0 }, 'the other is recorded failed');
 });
