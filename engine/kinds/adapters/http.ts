@@ -111,12 +111,17 @@ interface Compiled {
   spec: Request;
   toResult: Mapping;
   isValid?: Mapping;
+  /** The params its path names (`${params.x}`): only these are URL-encoded for it. */
+  pathParams: string[];
 }
+
+const PATH_PARAM = /\$\{params\.([A-Za-z0-9_]+)\}/g;
 
 const compileRequest = (spec: Request): Compiled => ({
   spec,
   toResult: compileMapping(spec.result),
   isValid: spec.valid ? compileMapping(spec.valid) : undefined,
+  pathParams: [...new Set(Array.from(spec.path.matchAll(PATH_PARAM), (m) => m[1]))],
 });
 
 const upstreamsOf = (p: Provider) => [p.upstream, ...(p.lookup ? [p.lookup.upstream] : [])];
@@ -127,8 +132,11 @@ function pick(config: HttpConfig, setup: AdapterSetup): Provider | undefined {
 
 const isEmpty = (value: unknown) => value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
 
-function encodeAll(params: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, v === undefined ? v : encodeURIComponent(String(v))]));
+/** The values of `names` URL-encoded, for a path template. */
+function encoded(params: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of names) out[name] = params[name] === undefined ? undefined : encodeURIComponent(String(params[name]));
+  return out;
 }
 
 /** Named groups of each capture pattern, matched against its param; a mismatch is the client's error. */
@@ -173,7 +181,9 @@ export const http: AdapterKind<HttpConfig> = {
       const { spec } = request;
       const options = {
         method: spec.method ?? 'GET',
-        path: String(fillTemplate(spec.path, { ...scope, params: encodeAll(scope.params) })),
+        path: String(
+          request.pathParams.length ? fillTemplate(spec.path, { ...scope, params: encoded(scope.params, request.pathParams) }) : fillTemplate(spec.path, scope),
+        ),
         query: fillTemplate(spec.query ?? {}, scope) as Record<string, string>,
         flags: spec.flags,
         json: spec.json && (fillTemplate(spec.json, scope) as Record<string, unknown>),
@@ -205,7 +215,8 @@ export const http: AdapterKind<HttpConfig> = {
     }
 
     async function run(call: Call, callParams: Record<string, unknown>): Promise<unknown> {
-      const params = { ...callParams, ...capture(patterns, callParams) };
+      // the captures' groups join the params; without captures, the call's params as they are
+      const params = patterns.size > 0 ? { ...callParams, ...capture(patterns, callParams) } : callParams;
       const scope = { params, env: setup.config.env };
       if (!lookup) return mapped(main, await fetchMapped(main, scope, call), params);
       const found = mapped(lookup, await fetchMapped(lookup, scope, call), params);
