@@ -70,7 +70,7 @@ export class AdapterCall extends Deadlined implements Call {
   }
 
   expire(timeoutMs: number): void {
-    this.#fail(new ApiError(504, 'upstream_timeout', `No answer within ${timeoutMs} ms`));
+    this.#fail(new ApiError('upstream_timeout', `No answer within ${timeoutMs} ms`));
   }
 
   #fail(reason: ApiError): void {
@@ -90,7 +90,7 @@ export class AdapterCall extends Deadlined implements Call {
     }
     const { res } = this.ctx;
     const closed = () => {
-      if (!res.writableFinished) this.#fail(new ApiError(499, 'client_closed', 'The client closed the connection'));
+      if (!res.writableFinished) this.#fail(new ApiError('client_closed', 'The client closed the connection'));
     };
     if (res.destroyed) closed();
     else res.once('close', closed);

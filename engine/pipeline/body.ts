@@ -56,7 +56,6 @@ export class BodyParsers {
     const matched = types.find((t) => ctx.is(t === 'form' ? 'urlencoded' : t));
     if (!matched) {
       throw new ApiError(
-        415,
         'unsupported_media_type',
         types.length ? `Send the body as ${types.map((t) => TYPE_NAMES[t]).join(' or ')}` : 'This endpoint takes no request body',
       );
@@ -64,11 +63,7 @@ export class BodyParsers {
     const encoding = (ctx.get('Content-Encoding') || 'identity').trim().toLowerCase();
     if (matched === 'multipart' ? encoding !== 'identity' : !DECODED.has(encoding)) {
       const accepted = matched === 'multipart' ? 'none (identity)' : [...DECODED].join(', ');
-      throw new ApiError(
-        415,
-        'unsupported_media_type',
-        `Content-Encoding ${encoding} is not supported for ${TYPE_NAMES[matched]} bodies (accepted: ${accepted})`,
-      );
+      throw new ApiError('unsupported_media_type', `Content-Encoding ${encoding} is not supported for ${TYPE_NAMES[matched]} bodies (accepted: ${accepted})`);
     }
     // the client held the body back until told it is wanted (http-server.ts, checkContinue)
     if (/^100-continue$/i.test(ctx.get('Expect'))) ctx.res.writeContinue();
@@ -191,9 +186,9 @@ function bodyError(err: unknown, tooLarge: () => ApiError): unknown {
   if (err instanceof ApiError) return err;
   const e = err as { httpCode?: number; status?: number; code?: string | number; type?: string; message?: string };
   if (e.httpCode === 413 || e.status === 413) return tooLarge();
-  if (e.status === 415) return new ApiError(415, 'unsupported_media_type', sentence(e.message ?? 'Unsupported content encoding'));
+  if (e.status === 415) return new ApiError('unsupported_media_type', sentence(e.message ?? 'Unsupported content encoding'));
   if (e.type === 'request.aborted' || (typeof e.code === 'number' && e.code === 1002) || /aborted/i.test(e.message ?? '')) {
-    return new ApiError(400, 'invalid_body', 'The client closed the connection before the body was complete');
+    return new ApiError('invalid_body', 'The client closed the connection before the body was complete');
   }
   // co-body rethrows JSON.parse's SyntaxError as is: without this, 'Unexpected end of JSON input' read as a truncated multipart
   if (e.type === 'entity.parse.failed' || err instanceof SyntaxError) return invalidBody('not valid JSON');

@@ -39,7 +39,7 @@ export function dispatch(deps: EndpointDeps & BuiltinDeps & { builtins: readonly
     if (allowed.length) {
       const why =
         allowed.includes('POST') && (ctx.method === 'GET' || ctx.method === 'HEAD') ? postOnlyReason(deps.registry.router.match('POST', ctx.path)) : '';
-      throw new ApiError(405, 'method_not_allowed', `Use ${allowed.join(' or ')} for this path${why}`, { headers: { Allow: allowed.join(', ') } });
+      throw new ApiError('method_not_allowed', `Use ${allowed.join(' or ')} for this path${why}`, { headers: { Allow: allowed.join(', ') } });
     }
     throw notFoundFor(ctx.path);
   };

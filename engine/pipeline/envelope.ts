@@ -1,6 +1,7 @@
 import type { Config } from '../platform/config.js';
 import type { ResultAlso } from '../core/manifest-types.js';
 import { ApiError, invalidBody, isStackOverflow, tooComplex } from '../core/errors.js';
+import type { ErrorCode } from '../core/error-codes.js';
 
 /** The two body shapes every JSON answer takes (CONTRACT.md). */
 export const success = (config: Config, result: unknown) => ({ status: 200, success: true, creator: config.creator, result });
@@ -46,7 +47,8 @@ export const failure = (config: Config, error: ApiError) => ({
   ...(error.details ? { details: error.details } : {}),
 });
 
-const CODES: Record<number, [string, string]> = {
+/** The code (whose row has the same status) and fallback message for a 4xx that Koa or its body parser threw. */
+const CODES: Record<number, [ErrorCode, string]> = {
   400: ['invalid_parameter', 'The request is malformed'],
   401: ['invalid_api_key', 'The API key is invalid'],
   403: ['forbidden', 'Forbidden'],
@@ -60,7 +62,8 @@ const CODES: Record<number, [string, string]> = {
 
 /**
  * Anything thrown → an ApiError. Errors from Koa and its body parser (http-errors with
- * `expose`) keep their status; everything else is a 500 whose details stay in the log.
+ * `expose`) keep their status (one without a row in CODES answers 400); everything else
+ * is a 500 whose details stay in the log.
  */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
@@ -69,11 +72,11 @@ export function toApiError(err: unknown): ApiError {
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const [code, fallback] = CODES[status] ?? ['invalid_parameter', 'Bad request'];
     if (e.type === 'entity.parse.failed') return invalidBody('not valid JSON');
-    return new ApiError(status, code, e.expose && e.message ? sentence(e.message) : fallback);
+    return new ApiError(code, e.expose && e.message ? sentence(e.message) : fallback);
   }
   // only input nests deep enough to exhaust the stack (JSON, markdown, HTML): the client's fault, not a bug
   if (isStackOverflow(err)) return tooComplex('the input is nested too deeply');
-  return new ApiError(500, 'internal_error', 'Internal error; the request id identifies it in the server log');
+  return new ApiError('internal_error', 'Internal error; the request id identifies it in the server log');
 }
 
 const sentence = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

@@ -255,7 +255,7 @@ t.test('what counts as unreachable', async (t) => {
   ])
     t.ok(isUnreachable(err), String((err as Error).message || (err as { code?: string }).code));
   for (const err of [
-    new ApiError(503, 'rate_limited', 'x'),
+    new ApiError('rate_limited', 'x'),
     coded('23505', 'duplicate key'),
     coded('SQLITE_CONSTRAINT_UNIQUE'),
     new Error('syntax error at or near'),

@@ -13,7 +13,7 @@ function site(pages: Record<string, [string, string]>) {
       fetchUserUrl: async (url: string) => {
         asked.push(url);
         const hit = pages[url];
-        if (!hit) throw new ApiError(400, 'invalid_parameter', 'refused');
+        if (!hit) throw new ApiError('invalid_parameter', 'refused');
         return { body: Buffer.from(hit[1]), contentType: hit[0], finalUrl: url };
       },
     },

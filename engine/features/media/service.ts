@@ -218,10 +218,7 @@ export class MediaService {
       throw error;
     });
     const ms = this.settings.jobTimeoutMs;
-    const timer = setTimeout(
-      () => controller.abort(new ApiError(504, 'upstream_timeout', `The media job did not finish within ${Math.round(ms / 1000)} s`)),
-      ms,
-    );
+    const timer = setTimeout(() => controller.abort(new ApiError('upstream_timeout', `The media job did not finish within ${Math.round(ms / 1000)} s`)), ms);
     let tail: Promise<unknown> | undefined;
     const end = () => {
       clearTimeout(timer);

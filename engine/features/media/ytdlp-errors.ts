@@ -48,16 +48,15 @@ export function ytdlpFailure(error: unknown, refusal?: string): Error {
   const unavailable = SURELY_LOGIN.test(text) ? undefined : UNAVAILABLE.find(([pattern]) => pattern.test(text));
   // otherwise a private or removed item that also says "sign in" is about availability
   if (unavailable) {
-    return new ApiError(404, 'media_unavailable', `The media is not available: ${unavailable[1]}`);
+    return new ApiError('media_unavailable', `The media is not available: ${unavailable[1]}`);
   }
   if (LOGIN.test(text)) {
     return new ApiError(
-      502,
       'login_required',
       'The media site asks for a login or a bot check from this server (the host can set YTDLP_COOKIES_FILE, MEDIA_PROXY or YTDLP_EXTRA_ARGS)',
     );
   }
   if (BROKEN.test(text))
-    return new ApiError(502, 'extractor_broken', "yt-dlp could not read this site's page (its extractor may be out of date: the host should update yt-dlp)");
+    return new ApiError('extractor_broken', "yt-dlp could not read this site's page (its extractor may be out of date: the host should update yt-dlp)");
   return upstreamError('the media site', 'extraction failed');
 }

@@ -75,7 +75,7 @@ export const dataset: AdapterKind<DatasetConfig> = {
       }
       const filtering = config.filter && Object.values(config.filter).some((param) => params[param] !== undefined);
       const matching = filtering ? items.filter((item) => matches(item, config.filter!, params)) : items;
-      if (matching.length === 0) throw new ApiError(404, 'not_found', 'No entry matches the given parameters');
+      if (matching.length === 0) throw new ApiError('not_found', 'No entry matches the given parameters');
       return json(toResult(config.pick === 'all' ? matching : random(matching)));
     };
   },

@@ -2,7 +2,7 @@ import { secretEquals } from '../../platform/auth/constant-time.js';
 import { bearerToken } from '../../platform/auth/key-from-request.js';
 import { ApiError } from '../../core/errors.js';
 
-const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
+const forbidden = (message: string) => new ApiError('forbidden', message);
 
 /**
  * The check of every `auth: admin` built-in: `Authorization: Bearer $ADMIN_TOKEN`,

@@ -4,6 +4,7 @@ import type { BodyType, Endpoint } from '../../core/manifest-types.js';
 import { API_KEY_PARAM } from '../../platform/auth/key-from-request.js';
 import type { Builtin } from '../builtin.js';
 import { JOB_PARAMS } from '../../catalog/params.js';
+import { ERROR_CODES, answeredCodesByStatus } from '../../core/error-codes.js';
 
 /**
  * GET /openapi.json: an OpenAPI 3.1 document generated from the registry, so the
@@ -28,33 +29,13 @@ export const CATEGORY_NAMES: Record<Endpoint['category'], string> = {
   tempgen: 'TempGen & Shortener',
 };
 
-/** The contract's error statuses and codes; the components/responses key is the status. */
-const ERRORS: Record<number, { codes: string[]; description: string }> = {
-  400: { codes: ['missing_parameter', 'invalid_parameter', 'unsupported_url'], description: 'A required parameter is absent, or a value fails its schema' },
-  401: { codes: ['missing_api_key', 'invalid_api_key', 'key_expired'], description: 'No API key, an unknown or revoked key, or a key past its expiry' },
-  403: {
-    codes: ['forbidden', 'endpoint_not_allowed', 'ip_not_allowed'],
-    description: "Admin route without the admin token, or a key's own rules: an endpoint outside its allow-list, or a client address outside its IP allow-list",
-  },
-  404: { codes: ['not_found'], description: 'No such endpoint, or the requested result does not exist' },
-  405: { codes: ['method_not_allowed'], description: 'The path exists for another method (see the Allow header)' },
-  413: { codes: ['payload_too_large'], description: 'The upload or body is over its limit' },
-  415: { codes: ['unsupported_media_type'], description: 'The body is not of a type this endpoint accepts' },
-  429: {
-    codes: ['rate_limited', 'daily_quota_exceeded'],
-    description: "The key's per-minute rate limit, or its tier's daily quota (until 00:00 UTC), is used up; retry after Retry-After seconds",
-  },
-  500: { codes: ['internal_error'], description: 'A bug; the X-Request-Id identifies it in the server log' },
-  502: { codes: ['upstream_error'], description: 'An upstream answered with an error or unusable data' },
-  503: {
-    codes: ['unavailable', 'overloaded', 'database_unavailable'],
-    description: 'A dependency is not configured or installed, the endpoint is at capacity, or the database is unreachable',
-  },
-  504: { codes: ['upstream_timeout'], description: "An upstream did not answer within the endpoint's timeout" },
-};
+/** Every code a client can receive, by status, described by the table's meanings (engine/core/error-codes.ts). */
+const ERRORS = new Map(
+  [...answeredCodesByStatus()].map(([status, codes]) => [status, { codes, description: codes.map((c) => `\`${c}\`: ${ERROR_CODES[c].meaning}`).join('\n\n') }]),
+);
 
 /** Statuses every endpoint can answer with. */
-const COMMON_ERRORS = [400, 401, 429, 500, 502, 503, 504];
+const COMMON_ERRORS = [400, 401, 408, 422, 429, 431, 500, 502, 503, 504];
 
 const MEDIA_TYPES: Record<BodyType, string> = { json: 'application/json', form: 'application/x-www-form-urlencoded', multipart: 'multipart/form-data' };
 
@@ -373,6 +354,7 @@ function builtinPaths(builtins: readonly Builtin[], operationIds: Set<string>): 
           ...(route.auth === 'key' ? { 401: ref('responses', '401'), 403: ref('responses', '403'), 429: ref('responses', '429') } : {}),
           ...(route.query ? { 400: ref('responses', '400') } : {}),
           ...(route.auth === 'admin' ? { 403: ref('responses', '403') } : {}),
+          ...Object.fromEntries((route.errors ?? []).map((status) => [status, ref('responses', String(status))])),
         },
       };
       (paths[openApiPath(p)] ??= {})[route.method.toLowerCase()] = op;
@@ -384,19 +366,19 @@ function builtinPaths(builtins: readonly Builtin[], operationIds: Set<string>): 
 function components(config: Config): Json {
   const header = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
   const errorResponses = Object.fromEntries(
-    Object.entries(ERRORS).map(([status, { codes, description }]) => [
-      status,
+    [...ERRORS].map(([status, { codes, description }]) => [
+      String(status),
       {
         description,
         headers: {
           'X-Request-Id': ref('headers', 'X-Request-Id'),
-          ...(status === '429' ? { ...rateLimitHeaders(), 'Retry-After': ref('headers', 'Retry-After') } : {}),
-          ...(status === '503' ? { 'Retry-After': ref('headers', 'Retry-After') } : {}),
+          ...(status === 429 ? { ...rateLimitHeaders(), 'Retry-After': ref('headers', 'Retry-After') } : {}),
+          ...(status === 503 ? { 'Retry-After': ref('headers', 'Retry-After') } : {}),
         },
         content: {
           'application/json': {
-            schema: { allOf: [ref('schemas', 'Error'), { type: 'object', properties: { status: { const: Number(status) }, error: { enum: codes } } }] },
-            example: { status: Number(status), success: false, creator: config.creator, error: codes[0], message: description },
+            schema: { allOf: [ref('schemas', 'Error'), { type: 'object', properties: { status: { const: status }, error: { enum: codes } } }] },
+            example: { status, success: false, creator: config.creator, error: codes[0], message: ERROR_CODES[codes[0]].meaning },
           },
         },
       },
@@ -443,7 +425,7 @@ function components(config: Config): Json {
           status: { type: 'integer', minimum: 400, maximum: 599 },
           success: { type: 'boolean', const: false },
           creator: { type: 'string', example: config.creator },
-          error: { type: 'string', enum: [...new Set(Object.values(ERRORS).flatMap((e) => e.codes))] },
+          error: { type: 'string', enum: [...ERRORS.values()].flatMap((e) => e.codes) },
           message: { type: 'string', description: 'One human sentence' },
           details: {
             type: 'array',

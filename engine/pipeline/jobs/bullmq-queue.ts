@@ -117,7 +117,7 @@ export class BullJobQueue implements JobQueue {
     let timer: NodeJS.Timeout | undefined;
     const unreachable = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new ApiError(503, 'unavailable', 'The job queue (Redis) is unreachable; try again shortly', { headers: { 'Retry-After': '5' } })),
+        () => reject(new ApiError('unavailable', 'The job queue (Redis) is unreachable; try again shortly', { headers: { 'Retry-After': '5' } })),
         ADD_TIMEOUT_MS,
       );
     });
@@ -166,7 +166,7 @@ export class BullJobQueue implements JobQueue {
   async finished(id: string, timeoutMs: number): Promise<void> {
     const events = (this.#events ??= this.#watch(new QueueEvents(JOBS, { connection: this.#connection, prefix: PREFIX })));
     await events.waitUntilReady();
-    const timeout = new ApiError(504, 'upstream_timeout', `No answer within ${timeoutMs} ms (the job goes on: GET /api/jobs/${id})`);
+    const timeout = new ApiError('upstream_timeout', `No answer within ${timeoutMs} ms (the job goes on: GET /api/jobs/${id})`);
     const job = await Job.fromId(this.#jobs, id);
     if (!job) {
       // removed from Redis once finished long ago: the record says

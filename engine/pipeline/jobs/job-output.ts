@@ -26,7 +26,7 @@ export async function storeOutput(output: Output, files: FileStore, maxBytes: nu
   if (output.type === 'redirect') return { location: output.location };
   const body = output.type === 'file' ? await output.file.read() : output.body;
   const tooLarge = () =>
-    new ApiError(413, 'payload_too_large', `The job's output is over ${maxBytes} bytes (UPLOAD_MAX_BYTES): request a link instead of the bytes`);
+    new ApiError('payload_too_large', `The job's output is over ${maxBytes} bytes (UPLOAD_MAX_BYTES): request a link instead of the bytes`);
   const bytes = body instanceof Readable ? await readCapped(body, maxBytes, tooLarge) : body;
   if (bytes.length > maxBytes) throw tooLarge();
   const ext = (output.filename && /\.([a-z0-9]{1,10})$/i.exec(output.filename)?.[1]) || extensionOf(output.contentType);
@@ -48,6 +48,6 @@ export async function outputOf(result: unknown, wantsBytes: boolean, files: File
   if (!wantsBytes || typeof hosted?.download_url !== 'string') return { type: 'json', result };
   const name = new URL(hosted.download_url).pathname.split('/').pop()!;
   const file = await files.open(name);
-  if (!file) throw new ApiError(404, 'not_found', 'The file this job produced has expired');
+  if (!file) throw new ApiError('not_found', 'The file this job produced has expired');
   return { type: 'file', file, contentType: hosted.content_type ?? 'application/octet-stream', filename: hosted.filename };
 }

@@ -64,7 +64,7 @@ export class LocalJobQueue implements JobQueue {
       };
       const timer = setTimeout(() => {
         this.#finished.off(id, done);
-        reject(new ApiError(504, 'upstream_timeout', `No answer within ${timeoutMs} ms (the job goes on: GET /api/jobs/${id})`));
+        reject(new ApiError('upstream_timeout', `No answer within ${timeoutMs} ms (the job goes on: GET /api/jobs/${id})`));
       }, timeoutMs);
       this.#finished.on(id, done);
       // it may have finished before anyone listened

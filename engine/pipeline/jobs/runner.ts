@@ -50,7 +50,7 @@ export class JobRunner {
     const timeoutMs = route?.endpoint.limits.timeoutMs ?? 15_000;
     const call = new JobCall(job, config.publicBaseUrl, timeoutMs, this.#stopping.signal, (percent, stage) => store.progress(id, percent, stage));
     try {
-      if (!route) throw new ApiError(404, 'not_found', `The endpoint ${job.endpoint} no longer exists`);
+      if (!route) throw new ApiError('not_found', `The endpoint ${job.endpoint} no longer exists`);
       if (!route.handler) throw unavailable(route.unavailable!);
       const output = await call.race(route.handler(call));
       call.progress(100, 'storing');
@@ -101,7 +101,7 @@ class JobCall implements Call {
     // the tier only matters to per-key state (AI memory): the key's id is what handlers use
     this.caller = { keyId: job.keyId, tier: 'personal' };
     this.requestId = `job:${job.id}`;
-    this.#timer = setTimeout(() => this.#controller.abort(new ApiError(504, 'upstream_timeout', `No answer within ${timeoutMs} ms`)), timeoutMs);
+    this.#timer = setTimeout(() => this.#controller.abort(new ApiError('upstream_timeout', `No answer within ${timeoutMs} ms`)), timeoutMs);
     this.#stop = stop;
     this.#onStop = () => this.#controller.abort(stop.reason);
     if (stop.aborted) this.#onStop();

@@ -1,7 +1,7 @@
 import type { Output } from '../../contract/call.js';
 import type { Principal } from '../../platform/auth/authenticate.js';
 import type { Config } from '../../platform/config.js';
-import { ApiError, invalidParameter } from '../../core/errors.js';
+import { ApiError, invalidParameter, reviveError } from '../../core/errors.js';
 import { toApiError } from '../envelope.js';
 import type { HttpClient } from '../../platform/http/client.js';
 import type { Logger } from '../../platform/log.js';
@@ -96,7 +96,6 @@ export class Jobs {
     const created = await this.store.createWithin(limit, { keyId: principal.keyId, endpoint: endpoint.id, params, callbackUrl });
     if (!('job' in created)) {
       throw new ApiError(
-        429,
         'rate_limited',
         `This key already has ${created.pending} unfinished jobs, the limit of its ${principal.tier} tier (${variable}=${limit}); retry when one has finished`,
         { headers: { 'Retry-After': '5' }, details: [{ param: 'async', problem: `at most ${limit} unfinished jobs per ${principal.tier} key` }] },
@@ -128,9 +127,8 @@ export class Jobs {
     const job = await this.submit(submission);
     await (await this.#queue).finished(job.id, submission.endpoint.limits.timeoutMs);
     const done = await this.store.get(job.id);
-    if (done?.status === 'failed')
-      throw new ApiError(done.error?.status ?? 500, done.error?.error ?? 'internal_error', done.error?.message ?? 'The job failed');
-    if (done?.status !== 'completed') throw new ApiError(504, 'upstream_timeout', `No answer within ${submission.endpoint.limits.timeoutMs} ms`);
+    if (done?.status === 'failed') throw reviveError(done.error?.error ?? 'internal_error', done.error?.message ?? 'The job failed');
+    if (done?.status !== 'completed') throw new ApiError('upstream_timeout', `No answer within ${submission.endpoint.limits.timeoutMs} ms`);
     const wantsBytes = submission.endpoint.response === 'binary' || submission.params.stream === true;
     return outputOf(done.result, wantsBytes, this.deps.files);
   }

@@ -28,7 +28,7 @@ export function healthBuiltins(readiness: Readiness): Builtin[] {
         const { ready, checks } = await readiness.check();
         if (!ready) {
           const failed = Object.entries(checks).filter(([, result]) => !result.ok);
-          throw new ApiError(503, 'not_ready', `Not ready: ${failed.map(([name]) => name).join(', ')} did not answer`, {
+          throw new ApiError('not_ready', `Not ready: ${failed.map(([name]) => name).join(', ')} did not answer`, {
             details: failed.map(([dependency, result]) => ({ dependency, problem: result.error ?? 'error', ms: result.ms })),
             headers: { ...noStore, 'Retry-After': '5' },
           });

@@ -22,7 +22,7 @@ export function metricsBuiltins(config: Config, metrics: EngineMetrics): Builtin
         if (token) {
           const presented = bearerToken(ctx.get('Authorization'));
           if (presented === undefined || !secretEquals(presented, token))
-            throw new ApiError(403, 'forbidden', 'This route requires Authorization: Bearer <METRICS_TOKEN>');
+            throw new ApiError('forbidden', 'This route requires Authorization: Bearer <METRICS_TOKEN>');
         }
         const { body, contentType } = await metrics.scrape();
         return { type: 'binary', contentType, body: Buffer.from(body), headers: { 'Cache-Control': 'no-store' } };

@@ -30,17 +30,16 @@ export interface AuthDeps {
 }
 
 export const missingApiKey = () =>
-  new ApiError(401, 'missing_api_key', 'An API key is required: send it in the X-API-Key header, as Authorization: Bearer, or as the apikey parameter');
+  new ApiError('missing_api_key', 'An API key is required: send it in the X-API-Key header, as Authorization: Bearer, or as the apikey parameter');
 
 /** A multipart upload whose first file part came before any key (header, query or an earlier `apikey` field). */
 export const missingApiKeyBeforeUpload = () =>
   new ApiError(
-    401,
     'missing_api_key',
     'An upload needs its API key before the file: send it in the X-API-Key header, as Authorization: Bearer, as the apikey query parameter, or as an apikey form field placed before the file',
   );
 
-export const invalidApiKey = () => new ApiError(401, 'invalid_api_key', 'The API key is invalid or has been revoked');
+export const invalidApiKey = () => new ApiError('invalid_api_key', 'The API key is invalid or has been revoked');
 
 /** The principal for a presented key; throws ApiError 401 missing_api_key / invalid_api_key. */
 export async function authenticateKey(presented: string | undefined, { store, config }: AuthDeps): Promise<Principal> {

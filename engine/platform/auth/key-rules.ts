@@ -78,7 +78,7 @@ const validateRotation = ajv.compile(ROTATION_SCHEMA);
 function fieldError(error: ErrorObject, known: readonly string[] = Object.keys(FIELDS_SCHEMA.properties)): ApiError {
   if (error.keyword === 'additionalProperties') {
     const field = (error.params as { additionalProperty: string }).additionalProperty;
-    return new ApiError(400, 'invalid_parameter', `Unknown field ${field}: this takes ${known.join(', ')}`, {
+    return new ApiError('invalid_parameter', `Unknown field ${field}: this takes ${known.join(', ')}`, {
       details: [{ param: field, problem: 'unknown field' }],
     });
   }
@@ -150,9 +150,9 @@ export function parseKeyFields(body: unknown): KeyFields {
 }
 
 /** The refusals a key's rules make, with their stable codes. */
-export const keyExpired = (expiresAt: string) => new ApiError(401, 'key_expired', `This API key expired at ${expiresAt}`);
-export const endpointNotAllowed = (path: string) => new ApiError(403, 'endpoint_not_allowed', `This API key may not call ${path}`);
-export const ipNotAllowed = (ip: string) => new ApiError(403, 'ip_not_allowed', `This API key may not be used from ${ip}`);
+export const keyExpired = (expiresAt: string) => new ApiError('key_expired', `This API key expired at ${expiresAt}`);
+export const endpointNotAllowed = (path: string) => new ApiError('endpoint_not_allowed', `This API key may not call ${path}`);
+export const ipNotAllowed = (ip: string) => new ApiError('ip_not_allowed', `This API key may not be used from ${ip}`);
 
 /** What the request path checks, compiled once per key record (the key cache keeps it). */
 export interface CompiledRules {

@@ -12,7 +12,7 @@ import { ApiError } from '../../core/errors.js';
 export const DATABASE_RETRY_AFTER_S = 5;
 
 export const databaseUnavailable = (cause?: unknown) =>
-  new ApiError(503, 'database_unavailable', `The database is unreachable; retry in ${DATABASE_RETRY_AFTER_S} s`, {
+  new ApiError('database_unavailable', `The database is unreachable; retry in ${DATABASE_RETRY_AFTER_S} s`, {
     headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_S) },
     cause,
   });

@@ -42,7 +42,7 @@ export class ClientCap {
 
 /** The answer to a client over its cap: 429 (its own excess; other clients are served) naming the setting. */
 export const tooManyConnections = (max: number) =>
-  new ApiError(429, 'rate_limited', `This address already has ${max} connections open (CLIENT_MAX_CONNECTIONS); close some or retry later`, {
+  new ApiError('rate_limited', `This address already has ${max} connections open (CLIENT_MAX_CONNECTIONS); close some or retry later`, {
     headers: { 'Retry-After': '1' },
   });
 

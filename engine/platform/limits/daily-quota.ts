@@ -23,7 +23,6 @@ export interface QuotaState {
 export const quotaExceeded = (principal: Principal, limit: number, now: number) => {
   const seconds = String(Math.max(1, Math.ceil((nextUtcMidnight(now) - now) / 1000)));
   return new ApiError(
-    429,
     'daily_quota_exceeded',
     `Daily quota of ${limit} requests for ${principal.ownLimits?.daily ? 'this key' : `${principal.tier} keys`} used up; it resets at 00:00 UTC, in ${seconds} s`,
     { headers: { 'Retry-After': seconds } },

@@ -39,7 +39,7 @@ function apply(ctx: Context, decision: RateLimitDecision): void {
   res.setHeader('RateLimit-Reset', String(decision.resetSeconds));
   if (decision.allowed) return;
   const retryAfter = String(decision.retryAfterSeconds ?? decision.resetSeconds);
-  throw new ApiError(429, 'rate_limited', `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${retryAfter} s`, {
+  throw new ApiError('rate_limited', `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${retryAfter} s`, {
     headers: { ...rateLimitHeaders(decision), 'Retry-After': retryAfter },
   });
 }

@@ -154,7 +154,7 @@ export class RedisRateLimiter implements RateLimiter {
       );
     } catch (cause) {
       if (this.#onFailure === 'local') return this.#local.hitNow(bucket, localShare(limit, this.#instances), windowMs);
-      throw new ApiError(503, 'unavailable', 'The rate-limit store (Redis) is unreachable; retry in a few seconds', {
+      throw new ApiError('unavailable', 'The rate-limit store (Redis) is unreachable; retry in a few seconds', {
         cause,
         headers: { 'Retry-After': '2' },
       });

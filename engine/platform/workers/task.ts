@@ -1,5 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
-import { ApiError, isStackOverflow, tooComplex } from '../../core/errors.js';
+import { ApiError, isStackOverflow, reviveError, tooComplex } from '../../core/errors.js';
 
 /**
  * The worker side of a BoundedPool (pool.ts). A worker module exports its entry as
@@ -55,8 +55,8 @@ export function boundedTask<T, P = undefined>(
 /** The pool's side: the worker's value, or its ApiError rethrown. */
 export function fromWire(outcome: WireOutcome): unknown {
   if ('error' in outcome) {
-    const { status, code, message, details, headers } = outcome.error;
-    throw new ApiError(status, code, message, { details, headers });
+    const { code, message, details, headers } = outcome.error;
+    throw reviveError(code, message, { details, headers });
   }
   return outcome.value;
 }

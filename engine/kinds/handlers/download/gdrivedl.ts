@@ -117,11 +117,7 @@ export default handler<{ url: string }>(async ({ params, call, setup }) => {
     };
   }
   if (/too many users have viewed or downloaded this file/i.test(html)) {
-    throw new ApiError(
-      404,
-      'media_unavailable',
-      'Google Drive refuses downloads of this file for now: too many users have downloaded it recently (quota exceeded)',
-    );
+    throw new ApiError('media_unavailable', 'Google Drive refuses downloads of this file for now: too many users have downloaded it recently (quota exceeded)');
   }
   throw notFound(missing);
 });

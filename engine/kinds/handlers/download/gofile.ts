@@ -78,7 +78,7 @@ export default handler<{ url: string }>(async ({ params, call, setup }) => {
       throw notFound(missing);
     case 'error-passwordRequired':
     case 'error-passwordWrong':
-      throw new ApiError(404, 'media_unavailable', 'This GoFile folder is password-protected');
+      throw new ApiError('media_unavailable', 'This GoFile folder is password-protected');
     default:
       throw upstreamError('gofile', `GoFile answered ${String(answer?.status)} (GOFILE_WT_SALT may need GoFile's current salt, or set GOFILE_TOKEN)`);
   }
@@ -86,7 +86,7 @@ export default handler<{ url: string }>(async ({ params, call, setup }) => {
   if (!data || typeof data !== 'object' || typeof data.children !== 'object' || data.children === null) {
     throw upstreamError('gofile', 'unexpected response shape');
   }
-  if (data.canAccess === false) throw new ApiError(404, 'media_unavailable', 'This GoFile folder is not public');
+  if (data.canAccess === false) throw new ApiError('media_unavailable', 'This GoFile folder is not public');
   const children = Object.fromEntries(Object.entries(data.children).map(([id, child]) => [id, pick({ id, ...child }, FILE_FIELDS)]));
   return { ...pick(data, FOLDER_FIELDS), children, source_url: params.url };
 });

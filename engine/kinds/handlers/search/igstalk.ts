@@ -40,7 +40,6 @@ const REFUSED = new Set([401, 403, 429]);
 
 const loginRequired = () =>
   new ApiError(
-    502,
     'login_required',
     'Instagram asks this server to log in before it shows profiles (it refuses anonymous lookups from many datacenter addresses); the host can set INSTAGRAM_SESSIONID or INSTAGRAM_URL',
   );

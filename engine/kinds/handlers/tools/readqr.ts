@@ -42,7 +42,7 @@ export const decode = pureHandler<{ image: Uint8Array }>(async ({ params }) => {
     throw invalidParameter('url', 'does not point to an image');
   }
   const code = jsQR(new Uint8ClampedArray(raw.data.buffer, raw.data.byteOffset, raw.data.length), raw.info.width, raw.info.height);
-  if (!code) throw new ApiError(404, 'not_found', 'No QR code was found in the image');
+  if (!code) throw new ApiError('not_found', 'No QR code was found in the image');
   // the location in the image as sent, not in the scaled copy
   const scale = width ? width / raw.info.width : 1;
   const { x, y } = code.location.topLeftCorner;
