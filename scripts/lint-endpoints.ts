@@ -28,7 +28,7 @@ try {
   exit(1);
 }
 
-/** Named mappings live in one file per upstream (README "Named mappings"): a file must be named for a known upstream. */
+/** Named mappings live in one file per upstream (docs/contributing/adding-an-endpoint.md, "Named mappings"): a file must be named for a known upstream. */
 function checkMappingFiles(): void {
   const upstreams = new Set(loadUpstreamSpecs(path.join(ENDPOINTS_DIR, 'upstreams')).map((spec) => spec.name));
   const files = fs.readdirSync(path.join(ENDPOINTS_DIR, 'mappings')).filter((f) => /\.ya?ml$/.test(f));

@@ -1,6 +1,6 @@
 /**
- * The admin API's answers as the console reads them (the README's "API keys", "Usage",
- * "Jobs" and "Built-in routes"; /openapi.json has the full schemas).
+ * The admin API's answers as the console reads them (docs/operating/keys-and-usage.md,
+ * docs/using/jobs.md and docs/using/built-in-routes.md; /openapi.json has the full schemas).
  */
 
 export interface KeyRecord {

@@ -103,7 +103,7 @@ export interface EffectsSettings {
 /** The result cache's bounds when CACHE_MAX_BYTES / CACHE_MAX_ENTRY_BYTES are unset: 64 MiB in all, 1 MiB per value. */
 export const DEFAULT_CACHE_BOUNDS = Object.freeze({ maxBytes: 64 * 1024 * 1024, maxEntryBytes: 1024 * 1024 });
 
-/** The shared test key when TEST_API_KEY is unset; documented in the README. */
+/** The shared test key when TEST_API_KEY is unset; documented in docs/using/keys.md. */
 export const DEFAULT_TEST_API_KEY = 'manifold-test';
 /** TEST_API_KEY's value that switches the shared test key off. */
 export const TEST_KEY_OFF = 'off';

@@ -7,7 +7,7 @@
  * `bytes` needs an answer that is not JSON). An endpoint none of whose examples answers 200
  * offline (YouTube, an AI provider) must at least declare what is read in its resultSchema.
  *
- * Prints the figures the README's "Drop-in parity" section reports: repositories, the share
+ * Prints the figures docs/using/drop-in-parity.md reports: repositories, the share
  * of strict call sites that hold, the share of distinct paths served, and what fails or stays
  * out (endpoints/data/not-served.yaml, with the reason). The floors below only rise: they are
  * the figures measured when each step landed, so any regression fails this test.
@@ -236,7 +236,7 @@ async function judge(site: Site): Promise<Verdict> {
     : { holds: true, by: 'schema' };
 }
 
-// each site called as its bot would be set up: its host replaced by this server's /as/<host> (README), and
+// each site called as its bot would be set up: its host replaced by this server's /as/<host> (docs/using/drop-in-parity.md), and
 // again at the plain base URL where the endpoint answers that host's dialect otherwise
 const dialectOf = new Map(loadHosts().map((h) => [h.host, h.dialect]));
 const verdicts = new Map<Site, Verdict>();
@@ -315,7 +315,7 @@ t.test('figures', async (t) => {
     `strict call sites holding at the plain base URL ≥ ${(100 * FLOORS.plainShare).toFixed(1)}% (${pct(plainHolding, judged.length)}%)`,
   );
   t.ok(pathShare >= FLOORS.pathShare, `distinct paths served ≥ ${(100 * FLOORS.pathShare).toFixed(1)}% (${pct(answered.length, candidates.length)}%)`);
-  // every path answers GET (README); a client that POSTs where Manifold takes GET only fails above, as its site
+  // every path answers GET (docs/using/contract.md); a client that POSTs where Manifold takes GET only fails above, as its site
   t.same(
     corpus.sites.filter((s) => (s.method ?? 'GET') === 'GET' && verdicts.get(s)!.why?.startsWith('answers 405')).map((s) => s.source),
     [],

@@ -61,7 +61,7 @@ export const LAST_RESORT = 'DejaVu Sans';
 /** The CSS family list that follows a display font: `"Noto Sans", …, "DejaVu Sans"`. */
 export const FALLBACK_FAMILIES = [...SCRIPT_FONTS.map((f) => f.family), LAST_RESORT].map((family) => `"${family}"`).join(', ');
 
-/** Debian's packages for the whole chain, as the README and the boot log name them. */
+/** Debian's packages for the whole chain, as docs/operating/local-engines.md and the boot log name them. */
 export const FONT_PACKAGES = [...new Set(SCRIPT_FONTS.map((f) => f.deb))];
 
 /**

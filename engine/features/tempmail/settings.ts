@@ -1,7 +1,7 @@
 import type { Config } from '../../platform/config.js';
 import { nonNegativeInt } from '../../platform/settings/int.js';
 
-/** Temp mail settings from the environment (see the README's configuration table). */
+/** Temp mail settings from the environment (see docs/operating/configuration.md). */
 export interface TempMailSettings {
   /** Domain of generated addresses; unset = temp mail unavailable. */
   domain?: string;

@@ -14,7 +14,7 @@ export function listing(registry: Registry, builtins: readonly Builtin[] = []) {
     response: endpoint.response,
     // which endpoints take async=true (and callback_url): elsewhere async=true is ignored and the answer is synchronous
     ...(endpoint.async ? { async: true } : {}),
-    // where else the envelope carries the result, and what a call through /as/<host> gets unasked (README, "Drop-in parity")
+    // where else the envelope carries the result, and what a call through /as/<host> gets unasked (docs/using/drop-in-parity.md)
     ...(endpoint.resultAlso
       ? { resultAlso: endpoint.resultAlso.map(({ at, from }) => (from.length ? `${at.join('.')}=${from.join('.')}` : at.join('.'))) }
       : {}),

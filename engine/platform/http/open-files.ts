@@ -6,7 +6,7 @@ import fs from 'node:fs';
  * default of 1,024, a thousand slow connections leave none for anyone else. Node raises
  * its soft limit to the hard one at start (there is no setrlimit in Node to do more), so
  * the hard limit is what the host sets: Docker `ulimits: nofile`, systemd `LimitNOFILE`,
- * `ulimit -Hn` in a shell (README, "Configuration").
+ * `ulimit -Hn` in a shell (docs/operating/security.md, "Slow clients and open files").
  */
 export interface OpenFilesLimit {
   soft: number;
