@@ -6,13 +6,14 @@ import type { Tables } from '../db/tables.js';
 import { RevisionWatch } from '../db/revision-watch.js';
 import { isUnreachable } from '../db/unavailable.js';
 import { KEY_CACHE_TTL_S } from './settings.js';
+import { newPersonalKey } from './key-format.js';
 import type { Revocations } from './revocations.js';
 import { compileRules, MAX_LABEL_LENGTH, type CompiledRules, type KeyFields, type KeyRules } from './key-rules.js';
 import { digestOf, sha256Hex } from './constant-time.js';
 import { DEFAULT_TIER, TIERS, isTier, type Tier } from './tiers.js';
 
 /**
- * Personal API keys. A key is `mf_` + 32 random bytes (base64url) and is shown
+ * Personal API keys. A key (key-format.ts: `mf_` + 32 random bytes, base64url) is shown
  * once, at creation; the database keeps only its SHA-256.
  *
  * Verified keys are remembered by digest (never the key) so a request need not
@@ -68,7 +69,6 @@ export interface RotatedKey extends CreatedKey {
 /** The longest grace a rotated key's previous secret may have: a month. */
 export const MAX_ROTATION_GRACE_S = 30 * 86_400;
 
-export const KEY_PREFIX = 'mf_';
 export { MAX_LABEL_LENGTH };
 
 const COLUMNS = ['id', 'tier', 'label', 'created_at', 'revoked_at', 'rpm', 'daily', 'expires_at', 'allow', 'ips', 'note', 'last_used_at'] as const;
@@ -216,7 +216,7 @@ export class KeyStore {
     if (label !== null && label.length > MAX_LABEL_LENGTH) {
       throw invalidParameter('label', `must be at most ${MAX_LABEL_LENGTH} characters`);
     }
-    const key = KEY_PREFIX + crypto.randomBytes(32).toString('base64url');
+    const key = newPersonalKey();
     const row: KeyRow = {
       id: 'key_' + crypto.randomBytes(6).toString('hex'),
       tier,
@@ -325,7 +325,7 @@ export class KeyStore {
   async rotate(id: string, graceSeconds = 0): Promise<RotatedKey | undefined> {
     if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_ROTATION_GRACE_S)
       throw invalidParameter('grace_seconds', `must be a whole number of seconds from 0 to ${MAX_ROTATION_GRACE_S}`);
-    const key = KEY_PREFIX + crypto.randomBytes(32).toString('base64url');
+    const key = newPersonalKey();
     const previousValidUntil = graceSeconds > 0 ? new Date(this.#clock() + graceSeconds * 1000).toISOString() : null;
     const db = await this.#ready();
     const row = await db.kysely.transaction().execute(async (trx) => {

@@ -16,6 +16,8 @@
  *   visible, drops the whole query rather than log it.
  */
 
+import { KEY_PREFIX, personalKeyPattern } from './key-format.js';
+
 export const REDACTED = '[redacted]';
 
 /** Normalised names whose values are secrets (see normalise()). */
@@ -43,8 +45,8 @@ const SECRET_NAMES = new Set([
 /** Endings that make any name secret: `x_api_key`, `github_token`, `client_secret`, `proxy-authorization`. */
 const SECRET_SUFFIXES = ['apikey', 'token', 'secret', 'password', 'passwd', 'accesskey', 'secretkey', 'privatekey', 'authkey', 'authorization'];
 
-/** Personal keys are `mf_` + 43 base64url characters (auth/key-store.ts); shorter runs are kept. */
-const PERSONAL_KEY = /mf_[A-Za-z0-9_-]{20,}/g;
+/** Personal keys, whole or cut short (key-format.ts). */
+const PERSONAL_KEY = personalKeyPattern();
 
 /** Known secrets shorter than this are not searched for: they would blank ordinary text. */
 const MIN_KNOWN_SECRET = 6;
@@ -276,7 +278,7 @@ function scrubText(text: string, extra: Extra, free: boolean): string {
   if (out.includes('"')) out = scrubMatches(out, JSON_PAIR, extra, '"');
   if (free) out = scrubMatches(out.replace(BEARER, blankBearer), HEADER_PAIR, extra, '');
   if (out.includes('@')) out = out.replace(USERINFO_ANYWHERE, blankUserinfo);
-  if (out.includes('mf_')) out = out.replace(PERSONAL_KEY, REDACTED);
+  if (out.includes(KEY_PREFIX)) out = out.replace(PERSONAL_KEY, REDACTED);
   for (const secret of extra.secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   return out;
 }
