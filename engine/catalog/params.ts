@@ -182,7 +182,7 @@ export function validateQuery(spec: Readonly<Record<string, QueryParamSpec>>, qu
 export function validateParams(endpoint: Endpoint, params: Record<string, unknown>): Record<string, unknown> {
   const validate = validatorFor(endpoint);
   if (!validate(params)) throw toApiError(validate.errors![0]);
-  for (const [name, value] of Object.entries(params)) if (hasNul(value)) throw invalidParameter(name, 'must not contain the NUL character (U+0000)');
+  for (const name in params) if (hasNul(params[name])) throw invalidParameter(name, 'must not contain the NUL character (U+0000)');
   return params;
 }
 

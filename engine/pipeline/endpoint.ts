@@ -5,7 +5,7 @@ import type { Output } from '../contract/call.js';
 import { unavailable } from '../core/errors.js';
 import { authenticateKey, missingApiKey, missingApiKeyBeforeUpload, type AuthDeps, type Principal } from '../platform/auth/authenticate.js';
 import { keyBeforeBody, keyInBody } from '../platform/auth/key-from-request.js';
-import { admit, type AdmitDeps } from './admit.js';
+import { admit, type AdmitDeps, type AdmitOptions } from './admit.js';
 import type { Endpoint } from '../core/manifest-types.js';
 import type { ResultCache } from '../platform/cache.js';
 import { canonical, collectParams, validateParams } from '../catalog/params.js';
@@ -36,6 +36,8 @@ interface RoutePlan {
   deadlines: DeadlineQueue;
   /** Params whose values the access log blanks. */
   secretParams: ReadonlySet<string>;
+  /** How a request with its key in a header or the query is admitted (a public endpoint's caller is rate limited, never counted). */
+  admission: AdmitOptions;
 }
 
 /**
@@ -55,6 +57,7 @@ export function endpointRunner(deps: EndpointDeps): EndpointRunner {
         gate: concurrency ? new Gate(concurrency, queue ?? concurrency * 4) : undefined,
         deadlines: deadlines.for(timeoutMs),
         secretParams: new Set(route.endpoint.secretParams),
+        admission: { keyed: !route.endpoint.public, quota: true, endpoint: route.endpoint },
       };
       plans.set(route, plan);
     }
@@ -72,7 +75,7 @@ export function endpointRunner(deps: EndpointDeps): EndpointRunner {
       const presented = endpoint.public ? undefined : keyBeforeBody(ctx);
       let principal = endpoint.public ? anonymous(ctx, deps.config) : presented !== undefined ? await authenticateKey(presented, deps.auth) : undefined;
       if (principal) {
-        const admitted = admit(ctx, deps, principal, endpoint.id, { keyed: !endpoint.public, quota: true, endpoint });
+        const admitted = admit(ctx, deps, principal, endpoint.id, plan.admission);
         if (admitted) await admitted;
         parsing = bodies.parse(ctx, endpoint);
         if (parsing) await parsing;
