@@ -49,7 +49,7 @@ const allowedBy = (match: { allowed: string[] } | object | undefined): string[] 
 
 /**
  * Why a POST endpoint refuses GET, when it is one of the two exceptions to "GET works
- * everywhere" (README): clients of this genre call every path with GET and would otherwise
+ * everywhere" (docs/using/contract.md): clients of this genre call every path with GET and would otherwise
  * take the 405 for a bug.
  */
 function postOnlyReason(match: RouteMatch<Endpoint> | undefined): string {

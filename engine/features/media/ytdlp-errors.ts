@@ -3,7 +3,7 @@ import { ToolFailed } from './child.js';
 
 /**
  * yt-dlp's failures, classified into the few things a client or a host can act on.
- * Each has a stable code (README "Downloader errors"); stderr is matched, never echoed
+ * Each has a stable code (docs/using/endpoints.md, Downloaders); stderr is matched, never echoed
  * (it can hold URLs with tokens). Order matters: "Private video. Sign in if you've been
  * granted access" is about availability, not a bot check, so availability goes first.
  *
