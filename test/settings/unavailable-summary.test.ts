@@ -21,6 +21,8 @@ t.test('each form of reason the registry gives becomes what would fix it', async
     ),
     ['set GROQ_API_KEY', 'set OPENROUTER_API_KEY', 'set OPENAI_BASE_URL and AI_GATEWAY=1'],
   );
+  t.same(fixesFor('npm package playwright-core not installed (npm install -w optional/browser)'), ['npm install -w optional/browser'], 'an optional feature');
+  t.same(fixesFor('npm packages a, b not installed (npm install -w optional/x -w optional/y)'), ['npm install -w optional/x -w optional/y']);
   t.same(fixesFor('YTDLP_PATH (/opt/yt-dlp) is not an executable'), ['YTDLP_PATH (/opt/yt-dlp) is not an executable'], 'anything else as written');
 });
 

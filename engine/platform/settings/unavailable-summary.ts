@@ -10,6 +10,7 @@
  * - `A, B not set` and `x, y not installed`, possibly after an upstream's name (`giphy: …`);
  * - alternatives joined by `; ` (an HTTP endpoint's providers, a code endpoint's upstreams);
  * - `set A or install x (…)` (a manifest's `requires.anyOf`);
+ * - `npm package x not installed (npm install -w optional/NAME)` (a manifest's `requires.npm`);
  * - `no provider configured for <model>; it can run on P (A not set) or Q (B not set), or on
  *   any OpenAI-compatible gateway …` (an AI model alias);
  * - anything else (`YTDLP_PATH (…) is not an executable`) is its own group, as written.
@@ -32,6 +33,8 @@ const LIST = /^(.+?) not (set|installed)$/;
 
 /** The alternatives, each of which would enable an endpoint unavailable for `reason`. */
 export function fixesFor(reason: string): string[] {
+  const npm = /^npm packages? .+ not installed \((npm (?:install|ci)\b[^)]*)\)$/.exec(reason);
+  if (npm) return [npm[1]];
   const anyOf = /^(set .+?|install .+?) \(/.exec(reason);
   if (anyOf) return anyOf[1].split(' or ');
   if (reason.startsWith('no provider configured for ')) {
