@@ -120,7 +120,8 @@ export interface UploadedFile {
 }
 
 export type Output =
-  | { type: 'json'; result: unknown }
+  /** `text`: the result's JSON, when the adapter already holds it (a data set's item, serialised once): sent as it is. */
+  | { type: 'json'; result: unknown; text?: string }
   | {
       type: 'binary';
       body: Buffer | Readable;
@@ -136,4 +137,4 @@ export type Output =
 
 export type EndpointHandler = (call: Call) => Promise<Output>;
 
-export const json = (result: unknown): Output => ({ type: 'json', result });
+export const json = (result: unknown, text?: string): Output => (text === undefined ? { type: 'json', result } : { type: 'json', result, text });

@@ -3,7 +3,7 @@ import type { ResultAlso } from '../core/manifest-types.js';
 import { ApiError, invalidBody, isStackOverflow, tooComplex } from '../core/errors.js';
 import type { ErrorCode } from '../core/error-codes.js';
 
-/** The two body shapes every JSON answer takes (CONTRACT.md). */
+/** The two body shapes every JSON answer takes (docs/using/contract.md). */
 export const success = (config: Config, result: unknown) => ({ status: 200, success: true, creator: config.creator, result });
 
 /** The text of success(config, …) up to its result, per configuration. */
@@ -11,12 +11,13 @@ const successPrefixes = new WeakMap<Config, string>();
 
 /**
  * JSON.stringify(success(config, result)), byte for byte, without building the
- * envelope object: the constant head is made once and only the result is serialised.
+ * envelope object: the constant head is made once and only the result is serialised
+ * (not even that when `known`, the result's JSON, is given: an adapter that serialised it once).
  * `also` (an endpoint's resultAlso) adds the result, or one of its fields, at more key paths
  * after `result` (`results`, `results.data`, `lyrics`): the whole result is serialised once.
  */
-export function successJson(config: Config, result: unknown, also?: readonly ResultAlso[]): string {
-  const text = JSON.stringify(result);
+export function successJson(config: Config, result: unknown, also?: readonly ResultAlso[], known?: string): string {
+  const text = known ?? JSON.stringify(result);
   // undefined, a function or a symbol: JSON leaves the property out, so let it do so
   if (text === undefined) return JSON.stringify(success(config, result));
   let prefix = successPrefixes.get(config);

@@ -16,7 +16,7 @@ export function respond(ctx: Context, config: Config, output: Output, resultAlso
   if (output.type === 'json') {
     // serialised here with its type set first, so Koa neither looks the type up nor stringifies
     ctx.res.setHeader('Content-Type', JSON_TYPE);
-    ctx.body = successJson(config, output.result, resultAlso);
+    ctx.body = successJson(config, output.result, resultAlso, output.text);
     return;
   }
   if (output.type === 'redirect') {

@@ -33,3 +33,11 @@ t.test('the default still picks one item, among the matching ones', async (t) =>
   for (let i = 0; i < 40; i++) seen.add(((await handler(call({ region: 'Europe' }))) as { result: unknown }).result);
   t.same([...seen].sort(), ['epl', 'laliga'], 'only matching items, and more than one of them over 40 picks');
 });
+
+t.test('a picked item is mapped and serialised once, then answered as it is', async (t) => {
+  fs.writeFileSync(path.join(dir, 'one.yaml'), '- { slug: epl, region: Europe }\n');
+  const handler = await dataset.create({ file: 'one.yaml', result: '{league: slug}' }, setup);
+  const first = await handler(call({}));
+  t.same(first, { type: 'json', result: { league: 'epl' }, text: '{"league":"epl"}' }, 'with its JSON');
+  t.equal(await handler(call({})), first, 'the second pick of the item is the same answer');
+});

@@ -25,8 +25,27 @@ t.test('successJson is JSON.stringify of the success envelope, byte for byte', a
     { toJSON: () => 'custom' },
   ];
   for (const config of configs) {
-    for (const result of results) t.equal(successJson(config, result), JSON.stringify(success(config, result)), String(typeof result));
+    for (const result of results) {
+      const expected = JSON.stringify(success(config, result));
+      t.equal(successJson(config, result), expected, String(typeof result));
+      // an adapter that holds the result's JSON already (a data set's item) gets the same bytes
+      const known = JSON.stringify(result);
+      if (known !== undefined) t.equal(successJson(config, result, undefined, known), expected, `${String(typeof result)}, serialised before`);
+    }
   }
+});
+
+t.test('a result serialised before is sent as it is, not serialised again', async (t) => {
+  const config = loadConfig({});
+  const result = { quote: 'q', author: 'a' };
+  // the text given is what goes out (the adapter vouches for it being the result's JSON)
+  t.equal(successJson(config, result, undefined, '{"quote":"q","author":"a"}'), JSON.stringify(success(config, result)));
+  t.equal(successJson(config, result, undefined, '"held"'), JSON.stringify(success(config, 'held')));
+  t.equal(
+    successJson(config, result, [{ at: ['results'], from: [] }], '"held"'),
+    JSON.stringify({ ...success(config, 'held'), results: 'held' }),
+    'resultAlso repeats the same text',
+  );
 });
 
 t.test('a stack overflow (only deeply nested input causes one) is 422 too_complex, anything else unknown a 500', async (t) => {

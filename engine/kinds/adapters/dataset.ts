@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseYaml } from '../../core/yaml.js';
 import { compileMapping, EXPRESSION_SCHEMA, fillTemplate, type Expression } from '../../core/mapping.js';
 import { ApiError } from '../../core/errors.js';
-import { json, type AdapterKind, type AdapterSetup } from '../../contract/call.js';
+import { json, type AdapterKind, type AdapterSetup, type Output } from '../../contract/call.js';
 
 /**
  * Local data sets shipped with the project (quotes, jokes, facts…): pick a random
@@ -66,6 +66,17 @@ export const dataset: AdapterKind<DatasetConfig> = {
     const items = readList(path.resolve(setup.manifestDir, config.file));
     const toResult = compileMapping(config.result);
     const live = config.live && liveSource(config.live, setup);
+    // the data never changes: a picked item is mapped and serialised on its first pick, then
+    // answered as it is (held for each item picked: at most the data set's size)
+    const answers = new Map<unknown, Output>();
+    const answerOf = (item: unknown): Output => {
+      let answer = answers.get(item);
+      if (!answer) {
+        const result = toResult(item);
+        answers.set(item, (answer = json(result, JSON.stringify(result))));
+      }
+      return answer;
+    };
     // `call.signal` is read only when there is upstream work: the engine makes the abort machinery on first read
     return async (call) => {
       const { params } = call;
@@ -76,7 +87,7 @@ export const dataset: AdapterKind<DatasetConfig> = {
       const filtering = config.filter && Object.values(config.filter).some((param) => params[param] !== undefined);
       const matching = filtering ? items.filter((item) => matches(item, config.filter!, params)) : items;
       if (matching.length === 0) throw new ApiError('not_found', 'No entry matches the given parameters');
-      return json(toResult(config.pick === 'all' ? matching : random(matching)));
+      return config.pick === 'all' ? json(toResult(matching)) : answerOf(random(matching));
     };
   },
 };
