@@ -2,6 +2,7 @@ import path from 'node:path';
 import { ROOT } from './root.js';
 import { ENV_EXAMPLE, SETTINGS_DOC, generate as generateSettings } from '../settings/generate.js';
 import { engineMapDoc } from './engine-map.js';
+import { errorsDoc } from './errors.js';
 import { builtinRoutes, routesDoc } from './routes.js';
 
 /**
@@ -15,6 +16,7 @@ export interface GeneratedFile {
 }
 
 export const ROUTES_DOC = path.join(ROOT, 'docs', 'using', 'built-in-routes.md');
+export const ERRORS_DOC = path.join(ROOT, 'docs', 'using', 'errors.md');
 export const ENGINE_MAP_DOC = path.join(ROOT, 'docs', 'contributing', 'engine-map.md');
 
 export async function generatedFiles(): Promise<GeneratedFile[]> {
@@ -23,6 +25,7 @@ export async function generatedFiles(): Promise<GeneratedFile[]> {
     { file: SETTINGS_DOC, text: settings.doc },
     { file: ENV_EXAMPLE, text: settings.envExample },
     { file: ROUTES_DOC, text: routesDoc(await builtinRoutes()) },
+    { file: ERRORS_DOC, text: errorsDoc() },
     { file: ENGINE_MAP_DOC, text: engineMapDoc(ROOT) },
   ];
   return files.map(({ file, text }) => ({ file: path.relative(ROOT, file), text }));
