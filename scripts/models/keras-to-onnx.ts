@@ -60,6 +60,11 @@ export function kerasToOnnx(model: LayersModelJson, weights: Uint8Array, source:
   const radius = new Map<string, number>();
   let scale = 1;
 
+  /** An upsampling whose one reader is a convolution: folded into it (subPixel). */
+  const folded = new Map<string, { input: string; scale: number }>();
+  const readers = new Map<string, KerasLayer[]>();
+  for (const layer of layers) for (const [from] of layer.inbound_nodes[0] ?? []) readers.set(from, [...(readers.get(from) ?? []), layer]);
+
   const inputName = String(input_layers[0][0]);
   const outputName = String(output_layers[0][0]);
   const node = (opType: string, inputs: string[], output: string, attribute: InstanceType<typeof onnx.AttributeProto>[] = []) =>
@@ -82,17 +87,28 @@ export function kerasToOnnx(model: LayersModelJson, weights: Uint8Array, source:
         const pad = cfg.padding === 'same' ? [(kh - 1) / 2, (kw - 1) / 2] : cfg.padding === 'valid' ? [0, 0] : undefined;
         if (!pad) throw new Error(`conversion: ${layer.name}: padding ${String(cfg.padding)} is not supported`);
         const kernel = tensors.take(`${layer.name}/kernel`, 4);
-        initializers.push(tensor(`${layer.name}/W`, [kernel.shape[3], kernel.shape[2], kh, kw], hwioToOihw(kernel.data, kernel.shape)));
-        const conv = [inputs[0], `${layer.name}/W`];
-        if (cfg.use_bias) {
-          const bias = tensors.take(`${layer.name}/bias`, 1);
-          initializers.push(tensor(`${layer.name}/B`, bias.shape, bias.data));
-          conv.push(`${layer.name}/B`);
-        }
+        const bias = cfg.use_bias ? tensors.take(`${layer.name}/bias`, 1).data : undefined;
         const activation = cfg.activation as string;
         if (activation !== 'linear' && activation !== 'relu') throw new Error(`conversion: ${layer.name}: activation ${activation} is not supported`);
         const convOut = activation === 'relu' ? `${layer.name}/conv` : layer.name;
-        node('Conv', conv, convOut, [ints('kernel_shape', [kh, kw]), ints('pads', [pad[0], pad[1], pad[0], pad[1]]), ints('strides', [1, 1])]);
+        const up = folded.get(inputs[0]);
+        let conv: { input: string; weights: Float32Array; dims: number[]; bias?: Float32Array; pad: number[] };
+        if (up) {
+          const sub = subPixel(hwioToOihw(kernel.data, kernel.shape), kernel.shape, pad, up.scale, bias);
+          conv = { input: up.input, ...sub };
+        } else conv = { input: inputs[0], weights: hwioToOihw(kernel.data, kernel.shape), dims: [kernel.shape[3], kernel.shape[2], kh, kw], bias, pad };
+        initializers.push(tensor(`${layer.name}/W`, conv.dims, conv.weights));
+        const convInputs = [conv.input, `${layer.name}/W`];
+        if (conv.bias) {
+          initializers.push(tensor(`${layer.name}/B`, [conv.bias.length], conv.bias));
+          convInputs.push(`${layer.name}/B`);
+        }
+        const [ph, pw] = conv.pad;
+        const attributes = [ints('kernel_shape', conv.dims.slice(2)), ints('pads', [ph, pw, ph, pw]), ints('strides', [1, 1])];
+        if (up) {
+          node('Conv', convInputs, `${layer.name}/subpixel`, attributes);
+          node('DepthToSpace', [`${layer.name}/subpixel`], convOut, [int('blocksize', up.scale), str('mode', 'CRD')]);
+        } else node('Conv', convInputs, convOut, attributes);
         if (activation === 'relu') node('Relu', [convOut], layer.name);
         // after the upsampling a kernel's reach is in output pixels: 1/scale of an input pixel each
         radius.set(layer.name, seen + Math.ceil(Math.max(pad[0], pad[1]) / scale));
@@ -117,6 +133,13 @@ export function kerasToOnnx(model: LayersModelJson, weights: Uint8Array, source:
         if (sh !== sw || cfg.interpolation !== 'nearest' || scale !== 1)
           throw new Error(`conversion: ${layer.name}: only one square nearest-neighbour upsampling is supported`);
         scale = sh;
+        const next = readers.get(layer.name) ?? [];
+        if (next.length === 1 && next[0].class_name === 'Conv2D' && next[0].config.padding === 'same') {
+          // the convolution reads the small image instead (subPixel): no map at the output size
+          folded.set(layer.name, { input: inputs[0], scale: sh });
+          radius.set(layer.name, seen);
+          break;
+        }
         initializers.push(tensor(`${layer.name}/scales`, [4], Float32Array.of(1, 1, sh, sw)));
         // Keras repeats each pixel: ONNX nearest with asymmetric coordinates and floor rounding
         node('Resize', [inputs[0], '', `${layer.name}/scales`], layer.name, [
@@ -181,6 +204,37 @@ function readWeights(model: LayersModelJson, bytes: Uint8Array) {
     assertAllUsed() {
       if (all.size) throw new Error(`conversion: weights no layer uses: ${[...all.keys()].join(', ')}`);
     },
+  };
+}
+
+/**
+ * A "same" convolution of a nearest-upsampled image, rewritten as a convolution of the
+ * image itself with `scale²` times the outputs, which DepthToSpace (CRD order: output
+ * channel c·s² + a·s + b is sub-pixel (a, b) of channel c) lays out at the larger size.
+ * Exact: output pixel (s·i + a) reads upsampled rows s·i + a + d, that is image rows
+ * i + floor((a + d) / s), so each tap of the original kernel lands on one tap of the new
+ * one, and zero padding outside the image is zero padding outside the upsampled image.
+ * The work is the same; the map at the output size (48 channels × s² × the tile) is gone.
+ */
+function subPixel(weights: Float32Array, [kh, kw, cin, cout]: number[], [ph, pw]: number[], s: number, bias?: Float32Array) {
+  const [rh, rw] = [Math.ceil(ph / s), Math.ceil(pw / s)];
+  const [nh, nw] = [2 * rh + 1, 2 * rw + 1];
+  const out = new Float32Array(cout * s * s * cin * nh * nw);
+  for (let c = 0; c < cout; c++)
+    for (let a = 0; a < s; a++)
+      for (let b = 0; b < s; b++)
+        for (let i = 0; i < cin; i++)
+          for (let dy = -ph; dy <= ph; dy++)
+            for (let dx = -pw; dx <= pw; dx++) {
+              const ky = Math.floor((a + dy) / s) + rh,
+                kx = Math.floor((b + dx) / s) + rw;
+              out[((((c * s + a) * s + b) * cin + i) * nh + ky) * nw + kx] += weights[((c * cin + i) * kh + dy + ph) * kw + dx + pw];
+            }
+  return {
+    weights: out,
+    dims: [cout * s * s, cin, nh, nw],
+    bias: bias && Float32Array.from({ length: cout * s * s }, (_, o) => bias[Math.floor(o / (s * s))]),
+    pad: [rh, rw],
   };
 }
 
