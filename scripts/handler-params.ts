@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Endpoint } from '../engine/core/manifest-types.js';
 import { ROOT } from '../engine/core/root.js';
+import { implicitParamsOf } from '../engine/core/implicit-params.js';
 
 export const PARAMS_FILE = path.join(ROOT, 'engine', 'kinds', 'handlers', 'params.generated.ts');
 
@@ -24,7 +25,8 @@ function paramsSchema(endpoint: Endpoint): object {
     properties[name] = strip(spec.schema);
     if (spec.required || 'default' in spec.schema) required.push(name);
   }
-  if (endpoint.response === 'streamable') properties.stream = { type: 'boolean' };
+  // the implicit params that reach a handler (stream), as optional: a handler may be called without them
+  for (const [name, param] of implicitParamsOf(endpoint)) if (param.reachesHandler) properties[name] = { type: param.schema.type };
   return { type: 'object', additionalProperties: false, properties, required };
 }
 

@@ -7,6 +7,7 @@ import { familyItems, substitute } from './family.js';
 import { MappingBook } from './mappings.js';
 import { getRefusal } from './get-refusal.js';
 import type { Endpoint, Manifest, ResultAlso } from '../core/manifest-types.js';
+import { IMPLICIT_PARAMS, isImplicitParam, type ImplicitParam } from '../core/implicit-params.js';
 import { dialectNames } from './hosts.js';
 import type { Sources } from './sources.js';
 import { describe, ManifestError, schemaAjv } from './schema-check.js';
@@ -96,6 +97,8 @@ function check(raw: unknown, rel: string): Manifest {
   const manifest = raw as Manifest;
   const method = manifest.method ?? 'GET';
   for (const [name, spec] of Object.entries(manifest.params ?? {})) {
+    const implicit = [name, ...(spec.aliases ?? [])].find(isImplicitParam);
+    if (implicit) throw new ManifestError(rel, `params.${name}`, `${implicit} is a parameter the engine adds (engine/core/implicit-params.ts)`);
     if (spec.in === 'file' && method === 'GET') throw new ManifestError(rel, `params.${name}.in`, 'file params need POST');
     if (spec.in === 'path' && !manifest.path.includes(`:${name}`)) throw new ManifestError(rel, `params.${name}.in`, `path has no :${name} segment`);
   }
@@ -127,11 +130,18 @@ function dialectsOf(m: Manifest, rel: string): Record<string, Record<string, unk
   for (const [dialect, values] of Object.entries(m.dialects!)) {
     if (!known.has(dialect)) throw new ManifestError(rel, `dialects.${dialect}`, `no such dialect (endpoints/data/hosts.yaml has ${[...known].join(', ')})`);
     for (const name of Object.keys(values)) {
-      const own = Object.hasOwn(m.params ?? {}, name) || (name === 'stream' && m.response === 'streamable');
+      const own = Object.hasOwn(m.params ?? {}, name) || takesImplicit(m, name);
       if (!own) throw new ManifestError(rel, `dialects.${dialect}.${name}`, 'not a parameter of this endpoint');
     }
   }
   return m.dialects!;
+}
+
+/** An implicit param the endpoint takes that reaches its handler (a dialect may set `stream`, not the key or the job's settings). */
+function takesImplicit(m: Manifest, name: string): boolean {
+  if (!isImplicitParam(name)) return false;
+  const param: ImplicitParam = IMPLICIT_PARAMS[name];
+  return param.reachesHandler && param.takenBy({ response: m.response ?? 'json', async: m.async ?? false });
 }
 
 function normalise(m: Manifest, rel: string, dir: string, mappings: MappingBook): Endpoint {

@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { ApiError, invalidParameter, missingParameter } from '../core/errors.js';
 import type { Endpoint } from '../core/manifest-types.js';
+import { implicitParamsOf } from '../core/implicit-params.js';
 
 /**
  * Parameter validation. One ajv instance for the whole registry; validators are
@@ -25,24 +26,9 @@ export function paramsSchema(endpoint: Endpoint): Record<string, unknown> {
     properties[name] = spec.schema;
     if (spec.required) required.push(name);
   }
-  if (endpoint.response === 'streamable') properties.stream = { type: 'boolean', default: false };
-  if (endpoint.async) Object.assign(properties, JOB_PARAMS);
+  for (const [name, param] of implicitParamsOf(endpoint)) properties[name] = param.schema;
   return { type: 'object', properties, required };
 }
-
-/**
- * What every long-running (`async: true`) endpoint also takes (engine/pipeline/jobs): the
- * engine reads and removes them before the handler sees its params.
- */
-export const JOB_PARAMS = {
-  async: { type: 'boolean', default: false, description: 'true: answer 202 with a job id at once and run the call as a job (GET /api/jobs/:id)' },
-  callback_url: {
-    type: 'string',
-    format: 'uri',
-    maxLength: 2048,
-    description: 'With async=true: POST the finished job here (JSON, signed X-Manifold-Signature: sha256=HMAC of the body with WEBHOOK_SECRET)',
-  },
-} as const;
 
 const byEndpoint = new WeakMap<Endpoint, ValidateFunction>();
 
@@ -122,15 +108,9 @@ export function collectParams(endpoint: Endpoint, input: RawInput): Record<strin
       }
     }
   }
-  if (endpoint.response === 'streamable') {
-    const stream = present(input.query.stream ?? bodyOrQuery(input, 'stream'), false);
-    if (stream !== undefined) out.stream = stream;
-  }
-  if (endpoint.async) {
-    for (const name of Object.keys(JOB_PARAMS)) {
-      const value = present(input.query[name] ?? bodyOrQuery(input, name), false);
-      if (value !== undefined) out[name] = value;
-    }
+  for (const [name] of implicitParamsOf(endpoint)) {
+    const value = present(input.query[name] ?? bodyOrQuery(input, name), false);
+    if (value !== undefined) out[name] = value;
   }
   return out;
 }

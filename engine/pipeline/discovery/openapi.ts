@@ -1,9 +1,8 @@
 import type { Config } from '../../platform/config.js';
 import type { Registry, Route } from '../endpoint-registry.js';
 import type { BodyType, Endpoint } from '../../core/manifest-types.js';
-import { API_KEY_PARAM } from '../../platform/auth/key-from-request.js';
 import type { Builtin } from '../builtin.js';
-import { JOB_PARAMS } from '../../catalog/params.js';
+import { API_KEY_PARAM, IMPLICIT_PARAMS, implicitParamsOf } from '../../core/implicit-params.js';
 import { ERROR_CODES, answeredCodesByStatus } from '../../core/error-codes.js';
 
 /**
@@ -138,19 +137,8 @@ function operation(route: Route): Json {
       ...paramExamples(name, spec.example, examples),
     });
   }
-  if (endpoint.response === 'streamable') {
-    parameters.push({
-      name: 'stream',
-      in: 'query',
-      required: false,
-      description: 'true: answer with the file itself instead of the JSON envelope.',
-      schema: { type: 'boolean', default: false },
-    });
-  }
-  if (endpoint.async) {
-    // read from the query or the body, like stream
-    for (const [name, schema] of Object.entries(JOB_PARAMS)) parameters.push({ name, in: 'query', required: false, description: schema.description, schema });
-  }
+  // read from the query or the body (documented in the query, where every client can send them)
+  for (const [name, { schema, description }] of implicitParamsOf(endpoint)) parameters.push({ name, in: 'query', required: false, description, schema });
   parameters.push(ref('parameters', 'apikey'));
 
   const op: Json = {
@@ -181,7 +169,7 @@ function requestBody(endpoint: Endpoint, params: ParamEntry[], examples: Request
         spec.in === 'file' ? { type: 'string', format: 'binary', description: spec.description } : { ...spec.schema, description: spec.description };
       if (spec.required) required.push(name);
     }
-    properties[API_KEY_PARAM] = { type: 'string', description: 'API key (or send it in a header).' };
+    properties[API_KEY_PARAM] = { ...IMPLICIT_PARAMS[API_KEY_PARAM].schema, description: 'API key (or send it in a header).' };
     const named = examples
       .map(
         ({ key, summary, params: values }) =>
@@ -354,7 +342,6 @@ function builtinPaths(builtins: readonly Builtin[], operationIds: Set<string>): 
           ...(route.auth === 'key' ? { 401: ref('responses', '401'), 403: ref('responses', '403'), 429: ref('responses', '429') } : {}),
           ...(route.query ? { 400: ref('responses', '400') } : {}),
           ...(route.auth === 'admin' ? { 403: ref('responses', '403') } : {}),
-          ...Object.fromEntries((route.errors ?? []).map((status) => [status, ref('responses', String(status))])),
         },
       };
       (paths[openApiPath(p)] ??= {})[route.method.toLowerCase()] = op;
@@ -396,8 +383,8 @@ function components(config: Config): Json {
         name: API_KEY_PARAM,
         in: 'query',
         required: false,
-        description: 'Your API key, when not sent in the X-API-Key or Authorization header (headers keep keys out of URL logs).',
-        schema: { type: 'string' },
+        description: IMPLICIT_PARAMS[API_KEY_PARAM].description,
+        schema: IMPLICIT_PARAMS[API_KEY_PARAM].schema,
       },
     },
     headers: {

@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { API_KEY_PARAM } from '../../core/implicit-params.js';
 
 /**
  * Where a client may put its API key (docs/using/contract.md, Authentication), in the order
@@ -7,8 +8,6 @@ import type { Context } from 'koa';
  * multipart body. In a multipart upload the field must come before the first file:
  * the pipeline refuses the file otherwise (pipeline/endpoint.ts).
  */
-
-export const API_KEY_PARAM = 'apikey';
 
 type RequestLike = Pick<Context, 'get' | 'query'> & { request: { body?: unknown } };
 
