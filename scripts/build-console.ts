@@ -38,9 +38,11 @@ export async function buildConsole(outDir = CONSOLE_BUILD_DIR): Promise<string[]
   for (const [name, data] of files) {
     const file = path.join(outDir, name);
     if (fs.existsSync(file) && fs.readFileSync(file).equals(data)) continue;
-    // a server reading the folder meanwhile sees the old file or the new one, never half of one
-    fs.writeFileSync(`${file}.tmp`, data);
-    fs.renameSync(`${file}.tmp`, file);
+    // a server reading the folder meanwhile sees the old file or the new one, never half of one;
+    // two builds at once (test files in parallel) each write their own temporary file
+    const temporary = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(temporary, data);
+    fs.renameSync(temporary, file);
     written.push(name);
   }
   return written;

@@ -31,10 +31,10 @@ export function PageHeading({ title, children }: { title: string; children?: Com
 }
 
 /** A failed call's message, announced at once. */
-export function ErrorMessage({ error }: { error?: unknown }) {
+export function ErrorMessage({ error, id }: { error?: unknown; id?: string }) {
   if (!error) return null;
   return (
-    <p class="error" role="alert">
+    <p id={id} class="error" role="alert">
       {error instanceof Error ? error.message : String(error)}
     </p>
   );

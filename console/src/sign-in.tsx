@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
-import { api, ApiFailure } from './api.js';
+import { api } from './api.js';
+import { useSubmit } from './form.js';
+import { ErrorMessage } from './page-heading.js';
 import { saveToken } from './token.js';
 
 /**
@@ -8,23 +10,13 @@ import { saveToken } from './token.js';
  */
 export function SignIn({ notice, onSignedIn }: { notice?: string; onSignedIn: () => void }) {
   const [token, setToken] = useState('');
-  const [error, setError] = useState<string | undefined>(notice);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: Event) {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      await api.check(token.trim());
-      saveToken(token.trim());
-      onSignedIn();
-    } catch (err) {
-      setError(err instanceof ApiFailure ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { busy, error, submit } = useSubmit(async () => {
+    await api.check(token.trim());
+    saveToken(token.trim());
+    onSignedIn();
+  });
+  // a refusal of this attempt, else why the last session ended
+  const shown = error ?? (busy ? undefined : notice);
 
   return (
     <main id="main" class="sign-in">
@@ -39,17 +31,13 @@ export function SignIn({ notice, onSignedIn }: { notice?: string; onSignedIn: ()
           required
           value={token}
           onInput={(e) => setToken(e.currentTarget.value)}
-          aria-invalid={error ? 'true' : undefined}
-          aria-describedby={error ? 'sign-in-error' : undefined}
+          aria-invalid={shown ? 'true' : undefined}
+          aria-describedby={shown ? 'sign-in-error' : undefined}
         />
         <p id="sign-in-help" class="help">
           The server's <code>ADMIN_TOKEN</code>. It is kept in this tab only and sent as a header; closing the tab forgets it.
         </p>
-        {error && (
-          <p id="sign-in-error" class="error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorMessage id="sign-in-error" error={shown} />
         <button type="submit" disabled={busy}>
           {busy ? 'Checking…' : 'Sign in'}
         </button>

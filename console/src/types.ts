@@ -24,16 +24,11 @@ export interface KeyWithSecret extends KeyRecord {
   previousValidUntil?: string | null;
 }
 
-export interface UsageFigures {
-  requests: number;
-  requests_2xx: number;
-  requests_3xx: number;
-  requests_4xx: number;
-  requests_5xx: number;
-  bytes_out: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-}
+/** The figures of each usage entry and of the totals, as GET /api/admin/usage names them (media_seconds where the server measures it). */
+export type UsageFigures = Record<
+  'requests' | 'requests_2xx' | 'requests_3xx' | 'requests_4xx' | 'requests_5xx' | 'bytes_out' | 'prompt_tokens' | 'completion_tokens',
+  number
+> & { media_seconds?: number };
 
 export interface UsageReport {
   from: string | null;

@@ -143,7 +143,6 @@ if (!haveChromium()) {
     await openPage(page, 'Jobs');
     await page.getByText('No jobs yet.').waitFor();
     t.pass('an empty job list says so');
-
     await openPage(page, 'Health');
     const database = page.locator('#health-table tbody tr').filter({ hasText: 'database' });
     await database.getByText('up').waitFor();

@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, query } from '../api.js';
 import { time } from '../format.js';
+import { KeySelect } from '../key-select.js';
 import { ErrorMessage, PageHeading } from '../page-heading.js';
 import type { Job, JobsPage as Page, KeyRecord } from '../types.js';
 
 const JOBS = '/api/admin/jobs';
-const STATUSES = ['queued', 'active', 'completed', 'failed'];
+const STATUSES = ['queued', 'active', 'completed', 'failed', 'cancelled'];
 const PAGE = 50;
 
 /** Jobs: every key's async jobs, newest first, by status and key (GET /api/admin/jobs), a page at a time. */
@@ -51,15 +52,7 @@ export function JobsPage({ title }: { title: string }) {
         </div>
         <div class="field">
           <label for="jobs-key">Key</label>
-          <select id="jobs-key" value={filters.key} onChange={(e) => setFilters({ ...filters, key: e.currentTarget.value })}>
-            <option value="">Every key</option>
-            <option value="test">Shared test key</option>
-            {keys.map((k) => (
-              <option key={k.id} value={k.id}>
-                {k.label ? `${k.label} (${k.id})` : k.id}
-              </option>
-            ))}
-          </select>
+          <KeySelect id="jobs-key" value={filters.key} keys={keys} onChange={(key) => setFilters({ ...filters, key })} />
         </div>
       </form>
       <ErrorMessage error={error} />
@@ -83,7 +76,7 @@ export function JobsPage({ title }: { title: string }) {
               {jobs.map((job) => (
                 <tr key={job.job_id} data-job-id={job.job_id}>
                   <th scope="row">
-                    <code>{job.job_id}</code>
+                    <code class="id">{job.job_id}</code>
                   </th>
                   <td>{keyName(job.key_id)}</td>
                   <td>

@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ApiFailure } from '../api.js';
+import { FormActions, useSubmit } from '../form.js';
+import { ErrorMessage } from '../page-heading.js';
 import type { KeyRecord } from '../types.js';
 
 /**
@@ -113,30 +115,21 @@ export function KeyForm({
 }) {
   const [values, setValues] = useState(initial);
   const [problems, setProblems] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
   const set = (name: keyof KeyFormValues, value: string) => setValues((v) => ({ ...v, [name]: value }));
   const props = { values, problems, set };
-
-  async function submit(event: Event) {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    setProblems({});
-    try {
-      await onSubmit(values);
-    } catch (err) {
-      if (err instanceof ApiFailure) {
-        setProblems(err.params);
-        setError(err.message);
-        // the first field the server named takes the focus, so its problem is read out
-        const named = Object.keys(err.params)[0];
-        if (named) (document.getElementById(`key-${named}`) as HTMLElement | null)?.focus();
-      } else setError(String(err));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { busy, error, submit } = useSubmit(
+    () => {
+      setProblems({});
+      return onSubmit(values);
+    },
+    (err) => {
+      if (!(err instanceof ApiFailure)) return;
+      setProblems(err.params);
+      // the first field the server named takes the focus once marked, so its problem is read out
+      const named = Object.keys(err.params)[0];
+      if (named) requestAnimationFrame(() => (document.getElementById(`key-${named}`) as HTMLElement | null)?.focus());
+    },
+  );
 
   return (
     <form onSubmit={submit} class="key-form" noValidate>
@@ -162,19 +155,8 @@ export function KeyForm({
         {...props}
       />
       <Field name="ips" label="Allowed addresses" help="IP addresses or CIDR blocks, comma-separated: 10.0.0.0/8, 203.0.113.7. Empty: anywhere." {...props} />
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      <div class="actions">
-        <button type="submit" disabled={busy}>
-          {busy ? 'Saving…' : submitLabel}
-        </button>
-        <button type="button" class="quiet" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <ErrorMessage error={error} />
+      <FormActions busy={busy} label={submitLabel} busyLabel="Saving…" onCancel={onCancel} />
     </form>
   );
 }

@@ -77,7 +77,7 @@ export function KeysPage({ title }: { title: string }) {
                   <th scope="row">
                     {key.label ?? <span class="muted">no label</span>}
                     <br />
-                    <code>{key.id}</code>
+                    <code class="id">{key.id}</code>
                     {key.note && <p class="note">{key.note}</p>}
                   </th>
                   <td>{key.tier}</td>

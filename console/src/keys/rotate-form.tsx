@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { ApiFailure } from '../api.js';
+import { FormActions, useSubmit } from '../form.js';
+import { ErrorMessage } from '../page-heading.js';
 
 /** Grace periods a host usually picks; any other number of seconds can be typed. */
 const GRACES = [
@@ -13,20 +14,7 @@ const GRACES = [
 /** How long the current secret keeps working after a rotation (POST /api/admin/keys/:id/rotate {grace_seconds}). */
 export function RotateForm({ onSubmit, onCancel }: { onSubmit: (graceSeconds: number) => Promise<void>; onCancel: () => void }) {
   const [grace, setGrace] = useState('86400');
-  const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-  async function submit(event: Event) {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      await onSubmit(Number(grace));
-    } catch (err) {
-      setError(err instanceof ApiFailure ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { busy, error, submit } = useSubmit(() => onSubmit(Number(grace)));
   return (
     <form onSubmit={submit}>
       <p>The key gets a new secret; its id, rules, usage and jobs stay.</p>
@@ -48,19 +36,8 @@ export function RotateForm({ onSubmit, onCancel }: { onSubmit: (graceSeconds: nu
         </datalist>
         <p class="help">0: refused at once; 86400: a day; at most 30 days.</p>
       </div>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      <div class="actions">
-        <button type="submit" disabled={busy}>
-          {busy ? 'Rotating…' : 'Rotate'}
-        </button>
-        <button type="button" class="quiet" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <ErrorMessage error={error} />
+      <FormActions busy={busy} label="Rotate" busyLabel="Rotating…" onCancel={onCancel} />
     </form>
   );
 }

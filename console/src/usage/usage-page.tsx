@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, fetchText, query } from '../api.js';
 import { bytes, count, daysAgo, utcDay } from '../format.js';
+import { KeySelect } from '../key-select.js';
 import { ErrorMessage, PageHeading } from '../page-heading.js';
 import type { KeyRecord, UsageFigures, UsageReport } from '../types.js';
 import { BarChart, type Series } from './bar-chart.js';
@@ -116,15 +117,7 @@ export function UsagePage({ title }: { title: string }) {
         </div>
         <div class="field">
           <label for="usage-key">Key</label>
-          <select id="usage-key" value={draft.key} onChange={(e) => setDraft({ ...draft, key: e.currentTarget.value })}>
-            <option value="">Every key</option>
-            <option value="test">Shared test key</option>
-            {keys.map((k) => (
-              <option key={k.id} value={k.id}>
-                {k.label ? `${k.label} (${k.id})` : k.id}
-              </option>
-            ))}
-          </select>
+          <KeySelect id="usage-key" value={draft.key} keys={keys} onChange={(key) => setDraft({ ...draft, key })} />
         </div>
         <div class="field">
           <label for="usage-endpoint">Endpoint</label>
@@ -160,6 +153,12 @@ export function UsagePage({ title }: { title: string }) {
                 {count(report.totals.prompt_tokens)} / {count(report.totals.completion_tokens)}
               </dd>
             </div>
+            {report.totals.media_seconds !== undefined && (
+              <div>
+                <dt>Media seconds</dt>
+                <dd>{count(report.totals.media_seconds)}</dd>
+              </div>
+            )}
           </dl>
           <UsageChart id="usage-by-day" title="Requests per day" labels={charts.days.labels} rows={charts.days.rows} firstColumn="Day" />
           <UsageChart
@@ -180,6 +179,8 @@ export function UsagePage({ title }: { title: string }) {
 function UsageChart(props: { id: string; title: string; labels: string[]; rows: UsageFigures[]; firstColumn: string; horizontal?: boolean }) {
   const { id, title, labels, rows, firstColumn, horizontal } = props;
   const data = useMemo(() => series(rows), [rows]);
+  // a server that measures media seconds has the figure in every entry
+  const media = rows.some((r) => r.media_seconds !== undefined);
   return (
     <section class="chart-section" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{title}</h2>
@@ -204,6 +205,7 @@ function UsageChart(props: { id: string; title: string; labels: string[]; rows: 
                 <th scope="col">Bytes out</th>
                 <th scope="col">Prompt tokens</th>
                 <th scope="col">Completion tokens</th>
+                {media && <th scope="col">Media seconds</th>}
               </tr>
             </thead>
             <tbody>
@@ -220,6 +222,7 @@ function UsageChart(props: { id: string; title: string; labels: string[]; rows: 
                     <td>{bytes(row.bytes_out)}</td>
                     <td>{count(row.prompt_tokens)}</td>
                     <td>{count(row.completion_tokens)}</td>
+                    {media && <td>{count(row.media_seconds ?? 0)}</td>}
                   </tr>
                 ))}
             </tbody>
