@@ -32,6 +32,8 @@ export const ERROR_CODES = {
   not_found: { status: 404, meaning: 'No such endpoint, or the requested result (a job, a short link, a hosted file) does not exist' },
   media_unavailable: { status: 404, meaning: 'The media exists no more, is private or protected, or its site refuses to serve it for now' },
   method_not_allowed: { status: 405, meaning: 'The path exists for another method (see the Allow header)' },
+  job_finished: { status: 409, meaning: 'The job has already finished (completed, failed or cancelled): there is nothing to cancel' },
+  job_cancelled: { status: 409, meaning: "A job's answer when it was cancelled (by its key or the administrator) before it finished" },
   request_timeout: { status: 408, meaning: 'The request headers or body did not arrive in time; the connection is closed' },
   payload_too_large: { status: 413, meaning: 'The upload, the body or an output is over its limit (the message names the setting)' },
   unsupported_media_type: { status: 415, meaning: 'The body is not of a type or encoding this endpoint accepts' },

@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
-import type { Call, Caller, Output, UploadedFile } from '../contract/call.js';
+import type { Call, Caller, Metered, Output, UploadedFile } from '../contract/call.js';
 import { ApiError } from '../core/errors.js';
 import { uploadedFiles } from './body.js';
-import { addTokens } from './usage-meter.js';
+import { addWork } from './usage-meter.js';
 import { Deadlined, type DeadlineQueue } from './deadlines.js';
 
 /**
@@ -41,8 +41,8 @@ export class AdapterCall extends Deadlined implements Call {
     return (this.#files ??= uploadedFiles(this.ctx));
   }
 
-  /** Tokens an adapter reports join the request's tally, read when the answer ends (usage-meter.ts). */
-  readonly meter = (tokens: { prompt?: number; completion?: number }): void => addTokens(this.ctx, tokens);
+  /** Tokens and media seconds an adapter reports join the request's tally, read when the answer ends (usage-meter.ts). */
+  readonly meter = (work: Metered): void => addWork(this.ctx, work);
 
   get client(): NonNullable<Call['client']> {
     return { ip: this.ctx.ip, headers: this.ctx.headers };

@@ -45,6 +45,8 @@ export interface Builtin extends Routable {
   query?: Readonly<Record<string, QueryParamSpec>>;
   /** Takes a JSON body of at most this many bytes. */
   jsonBody?: number;
+  /** Error statuses of its own beyond those of its auth and query (404 for an id that names nothing, 409 …): documented in the OpenAPI document. */
+  errors?: readonly number[];
   /** Left out of the listing and the OpenAPI document (the docs' and gallery's own assets). */
   hidden?: boolean;
   /**

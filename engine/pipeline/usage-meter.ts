@@ -1,30 +1,31 @@
 import type { Context } from 'koa';
 import { Stream, type Readable } from 'node:stream';
+import type { Metered } from '../contract/call.js';
 import type { Principal } from '../platform/auth/authenticate.js';
-import type { UsageCounter } from '../platform/db/usage.js';
+import type { UsageCounter, Work } from '../platform/db/usage.js';
 import type { EngineMetrics, RequestLabels } from '../platform/metrics/metrics.js';
 import { UNMATCHED } from '../platform/metrics/metrics.js';
 
 /**
  * What an answer cost, for billing (GET /api/admin/usage) and Prometheus: its status
- * class, the response body bytes sent and the AI tokens its adapter reported
- * (Call.meter). Read when the status is final (requestContext's finally); a streamed
+ * class, the response body bytes sent, and the AI tokens and media seconds its adapter
+ * reported (Call.meter). Read when the status is final (requestContext's finally); a streamed
  * body is measured as Koa pipes it to the socket and reported when the response
  * closes, so an answer cut short counts the bytes that went out, not its declared length.
  */
-export interface AiTokens {
-  prompt: number;
-  completion: number;
-}
-
 /** Statuses whose answers carry no body (Koa sends none for them). */
 const EMPTY = new Set([204, 205, 304]);
 
-/** Add tokens the provider reported to the request's tally (AdapterCall.meter). */
-export function addTokens(ctx: Context, tokens: Partial<AiTokens>): void {
-  const tally = (ctx.state.aiTokens as AiTokens | undefined) ?? (ctx.state.aiTokens = { prompt: 0, completion: 0 });
-  tally.prompt += tokens.prompt ?? 0;
-  tally.completion += tokens.completion ?? 0;
+/** Add what the adapter reported (AI tokens, media seconds) to the request's tally (AdapterCall.meter). */
+export function addWork(ctx: Context, metered: Metered): void {
+  tallyWork((ctx.state.work as Work | undefined) ?? (ctx.state.work = {}), metered);
+}
+
+/** Add `metered` (Call.meter's units) to `tally` (the usage counter's): the one conversion, for requests and jobs alike. */
+export function tallyWork(tally: Work, metered: Metered): void {
+  if (metered.prompt) tally.promptTokens = (tally.promptTokens ?? 0) + metered.prompt;
+  if (metered.completion) tally.completionTokens = (tally.completionTokens ?? 0) + metered.completion;
+  if (metered.mediaSeconds) tally.mediaMs = (tally.mediaMs ?? 0) + Math.round(metered.mediaSeconds * 1000);
 }
 
 /** Mark the request as counted for `keyId` on `route` (pipeline/admit.ts): its answer's figures are added to the same entry. */
@@ -41,10 +42,10 @@ export function meterAnswer(ctx: Context, usage: UsageCounter | undefined, metri
   const status = ctx.status;
   const report = (bytesOut: number) => {
     // read now, not before: a streamed AI answer's tokens arrive with its last chunk
-    const tokens = ctx.state.aiTokens as AiTokens | undefined;
+    const work = ctx.state.work as Work | undefined;
     const labels = (ctx.state.metricLabels as RequestLabels | undefined) ?? UNMATCHED;
-    metrics?.answerFigures(labels, principal?.tier ?? 'none', bytesOut, tokens);
-    if (keyed) usage.answered(principal.keyId, route, { status, bytesOut, promptTokens: tokens?.prompt, completionTokens: tokens?.completion });
+    metrics?.answerFigures(labels, principal?.tier ?? 'none', bytesOut, work);
+    if (keyed) usage.answered(principal.keyId, route, { status, bytesOut, ...work });
   };
   const { body } = ctx;
   if (ctx.method === 'HEAD' || EMPTY.has(status) || body == null) return report(0);

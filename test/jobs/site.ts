@@ -35,6 +35,31 @@ export async function startSite(
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 }
 
+/**
+ * A page whose one asset never answers: a job fetching it runs until it is stopped.
+ * `requested` resolves when the asset's request arrives (the job is under way) and
+ * `aborted` when that request's connection is closed before any answer (the work was stopped).
+ */
+export async function startHangingSite(t: { teardown(fn: () => unknown): void }) {
+  let requested!: () => void;
+  let aborted!: () => void;
+  const events = {
+    requested: new Promise<void>((resolve) => (requested = resolve)),
+    aborted: new Promise<void>((resolve) => (aborted = resolve)),
+  };
+  const server = http.createServer((req, res) => {
+    if (req.url === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><img src="/hang.png"></body></html>');
+    res.on('close', () => res.writableFinished || aborted());
+    requested();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    server.closeAllConnections();
+    return new Promise((resolve) => server.close(resolve));
+  });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, ...events };
+}
+
 export interface Delivery {
   body: string;
   signature?: string;

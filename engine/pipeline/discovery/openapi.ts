@@ -342,6 +342,7 @@ function builtinPaths(builtins: readonly Builtin[], operationIds: Set<string>): 
           ...(route.auth === 'key' ? { 401: ref('responses', '401'), 403: ref('responses', '403'), 429: ref('responses', '429') } : {}),
           ...(route.query ? { 400: ref('responses', '400') } : {}),
           ...(route.auth === 'admin' ? { 403: ref('responses', '403') } : {}),
+          ...Object.fromEntries((route.errors ?? []).map((status) => [status, ref('responses', String(status))])),
         },
       };
       (paths[openApiPath(p)] ??= {})[route.method.toLowerCase()] = op;

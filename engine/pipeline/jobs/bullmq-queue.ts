@@ -1,10 +1,12 @@
 import crypto from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { DelayedError, Job, Queue, QueueEvents, Worker } from 'bullmq';
 import { ApiError } from '../../core/errors.js';
 import type { Logger } from '../../platform/log.js';
 import { connectRedis, type RedisConnection } from '../../platform/redis.js';
+import { subscribeRedis, type RedisSubscriber } from '../../platform/redis-subscriber.js';
 import type { JobHandlers, JobQueue, QueueState } from './queue.js';
-import type { JobStore } from './store.js';
+import { isFinished, type JobStore } from './store.js';
 
 /**
  * The job queue of a fleet: BullMQ on REDIS_URL. API instances add jobs (by id: the
@@ -14,6 +16,12 @@ import type { JobStore } from './store.js';
  * retries with exponential backoff, so a retry survives a worker restart too.
  * Synchronous calls on API instances wait for their job through QueueEvents (Redis
  * streams), not by polling.
+ *
+ * Cancels: a job still waiting is removed from Redis; one running is locked by its worker,
+ * which may be on any instance, so the cancel is published on CANCEL_CHANNEL and every
+ * worker stops the job if it runs it. BullMQ's own Worker.cancelJob aborts only jobs of
+ * the process that calls it, and its Relay (which carries such words across a fleet) is
+ * experimental: a plain Redis channel does it here.
  */
 const JOBS = 'jobs';
 const WEBHOOKS = 'webhooks';
@@ -36,6 +44,8 @@ const RECONCILER_KEY = `${PREFIX}:jobs:reconciler`;
  * an attempt, leaving the worker's slots to other receivers.
  */
 const RECEIVER_BUSY_MS = 1000;
+/** Where a cancel is told to every worker: the message is the job id. */
+export const CANCEL_CHANNEL = `${PREFIX}:jobs:cancel`;
 /** Finished entries kept in Redis for waiters and inspection; the records keep the results. */
 const KEEP = { age: 24 * 3600, count: 10_000 };
 
@@ -77,9 +87,11 @@ export class BullJobQueue implements JobQueue {
   readonly #webhooks: Queue;
   #events?: QueueEvents;
   readonly #workers: Worker[] = [];
-  /** This instance in the reconciler's turn key, and the connection that sets it (BullMQ's own client has no SET NX). */
+  /** This instance in the reconciler's turn key, and the connection that sets it and publishes cancels (BullMQ's own client has neither SET NX nor PUBLISH). */
   readonly #instance = crypto.randomUUID();
-  #turns?: RedisConnection;
+  #control?: RedisConnection;
+  /** Listens on CANCEL_CHANNEL (workers, and synchronous calls waiting for a job); emits each cancelled id. */
+  #cancels?: { subscriber: RedisSubscriber; events: EventEmitter };
   /** Deliveries in flight in this process, per receiver (a callback URL's origin). */
   readonly #delivering = new Map<string, number>();
   #reported = false;
@@ -146,8 +158,27 @@ export class BullJobQueue implements JobQueue {
   }
 
   async lead(ttlMs: number): Promise<boolean> {
-    this.#turns ??= connectRedis(this.options.url, { role: 'job reconciler', logger: this.options.logger });
-    return (await this.#turns.run((client) => client.set(RECONCILER_KEY, this.#instance, 'PX', ttlMs, 'NX'))) === 'OK';
+    return (await this.#controlConnection().run((client) => client.set(RECONCILER_KEY, this.#instance, 'PX', ttlMs, 'NX'))) === 'OK';
+  }
+
+  #controlConnection(): RedisConnection {
+    return (this.#control ??= connectRedis(this.options.url, { role: 'job queue control', logger: this.options.logger }));
+  }
+
+  /** The cancels of every instance, heard here from the first call on (it resolves once subscribed). */
+  async #listenForCancels(): Promise<EventEmitter> {
+    if (!this.#cancels) {
+      const events = new EventEmitter().setMaxListeners(0);
+      this.#cancels = { subscriber: subscribeRedis(this.options.url, [CANCEL_CHANNEL], (_channel, id) => events.emit('cancel', id)), events };
+    }
+    await this.#cancels.subscriber.listening;
+    return this.#cancels.events;
+  }
+
+  async cancel(id: string): Promise<void> {
+    // 1 when it was waiting (or delayed for a retry); 0 when a worker holds it, or it is gone
+    await this.#jobs.remove(id);
+    await this.#controlConnection().run((client) => client.publish(CANCEL_CHANNEL, id));
   }
 
   async addWebhook(id: string, receiver: string): Promise<void> {
@@ -167,25 +198,33 @@ export class BullJobQueue implements JobQueue {
     const events = (this.#events ??= this.#watch(new QueueEvents(JOBS, { connection: this.#connection, prefix: PREFIX })));
     await events.waitUntilReady();
     const timeout = new ApiError('upstream_timeout', `No answer within ${timeoutMs} ms (the job goes on: GET /api/jobs/${id})`);
-    const job = await Job.fromId(this.#jobs, id);
-    if (!job) {
-      // removed from Redis once finished long ago: the record says
-      const record = await this.store.get(id);
-      if (record?.status === 'completed' || record?.status === 'failed') return;
-      throw timeout;
-    }
+    // a cancel removes a waiting job without finishing it: heard here, it ends the wait too
+    const cancels = await this.#listenForCancels();
+    let onCancel: ((cancelled: string) => void) | undefined;
+    const cancelled = new Promise<void>((resolve) => cancels.on('cancel', (onCancel = (cancelledId) => cancelledId === id && resolve())));
     try {
-      await job.waitUntilFinished(events, timeoutMs);
+      const job = await Job.fromId(this.#jobs, id);
+      // removed from Redis: finished long ago, or cancelled while it waited; the record says
+      const record = job ? undefined : await this.store.get(id);
+      if (record && isFinished(record.status)) return;
+      if (!job) throw timeout;
+      const finishing = job.waitUntilFinished(events, timeoutMs);
+      finishing.catch(() => undefined); // its timeout, after a cancel ended the wait, must not go unhandled
+      await Promise.race([finishing, cancelled]);
     } catch (err) {
       // the processor records failures itself and resolves, so a rejection here is the ttl
       if (/timed out/i.test((err as Error).message)) throw timeout;
       throw err;
+    } finally {
+      cancels.off('cancel', onCancel!);
     }
   }
 
   async work(handlers: JobHandlers): Promise<void> {
     const { concurrency, lockMs, logger } = this.options;
     const held = workerOptions(lockMs);
+    // listening before taking any job: a job cancelled from now on is heard while it runs here
+    (await this.#listenForCancels()).on('cancel', (id: string) => handlers.cancel(id));
     const jobs = new Worker(JOBS, async (job: Job<{ id: string }>) => handlers.run(job.data.id), {
       connection: this.#connection,
       prefix: PREFIX,
@@ -248,6 +287,7 @@ export class BullJobQueue implements JobQueue {
     // the runner was stopped first, so running jobs return at once (WorkerStopping): BullMQ records the
     // failed attempt and queues the retry, which another worker (or this one after a restart) runs
     await Promise.allSettled(this.#workers.map((w) => w.close()));
-    await Promise.allSettled([this.#jobs.close(), this.#webhooks.close(), this.#events?.close(), this.#turns?.close()]);
+    this.#cancels?.subscriber.close();
+    await Promise.allSettled([this.#jobs.close(), this.#webhooks.close(), this.#events?.close(), this.#control?.close()]);
   }
 }

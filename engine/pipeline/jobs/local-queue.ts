@@ -1,25 +1,26 @@
 import { EventEmitter } from 'node:events';
 import { ApiError } from '../../core/errors.js';
 import type { Logger } from '../../platform/log.js';
-import { Gate } from '../concurrency.js';
 import type { JobHandlers, JobQueue } from './queue.js';
 import { WorkerStopping } from './runner.js';
-import type { JobStore } from './store.js';
+import { isFinished, type JobStore } from './store.js';
 
 /**
  * The job queue of a single instance without Redis (the embedded default): jobs run
- * in this process, `concurrency` at a time, in the order they came. The records are
+ * in this process, `concurrency` at a time, in the order they came (a cancelled one leaves
+ * its place in the line). The records are
  * the queue's memory: at start, every unfinished job (queued, or cut off by the last
  * shutdown) is run again, so jobs survive a restart here too. Webhook retries wait in
  * timers; a delivery still waiting at shutdown is not retried after it (BullMQ keeps
  * them in Redis).
  */
 export class LocalJobQueue implements JobQueue {
-  readonly #gate: Gate;
   readonly #finished = new EventEmitter().setMaxListeners(0);
   /** Jobs queued or running here, so a job added twice (resumed and added) runs once. */
   readonly #taken = new Set<string>();
-  readonly #waitingForWork: string[] = [];
+  /** Ids waiting for a slot, in the order they came; ids added before work() wait here too. */
+  readonly #waiting: string[] = [];
+  #running = 0;
   readonly #retries = new Set<NodeJS.Timeout>();
   #handlers?: JobHandlers;
   #closed = false;
@@ -27,32 +28,55 @@ export class LocalJobQueue implements JobQueue {
   constructor(
     private readonly store: JobStore,
     private readonly options: { concurrency: number; webhookAttempts: number; webhookBackoffMs: number; logger: Logger },
-  ) {
-    this.#gate = new Gate(options.concurrency, Infinity);
-  }
+  ) {}
 
   async add(id: string): Promise<void> {
-    if (this.#handlers) this.#take(id);
-    else this.#waitingForWork.push(id);
+    this.#take(id);
   }
 
   async work(handlers: JobHandlers): Promise<void> {
     this.#handlers = handlers;
-    for (const id of this.#waitingForWork.splice(0)) this.#take(id);
     for (const id of await this.store.unfinished()) this.#take(id);
+    this.#next();
   }
 
   #take(id: string): void {
     if (this.#closed || this.#taken.has(id)) return;
     this.#taken.add(id);
-    void this.#gate
-      .run(() => (this.#closed ? Promise.resolve() : this.#handlers!.run(id)))
-      // a job cut off by shutdown stays unfinished and runs at the next start: nothing to report
-      .catch((err: unknown) => err instanceof WorkerStopping || this.options.logger.error({ msg: 'job runner failed', jobId: id, err }))
-      .finally(() => {
-        this.#taken.delete(id);
-        this.#finished.emit(id);
-      });
+    this.#waiting.push(id);
+    this.#next();
+  }
+
+  /** Start waiting jobs while slots are free. */
+  #next(): void {
+    while (this.#handlers && !this.#closed && this.#running < this.options.concurrency && this.#waiting.length > 0) {
+      const id = this.#waiting.shift()!;
+      this.#running++;
+      void this.#handlers
+        .run(id)
+        // a job cut off by shutdown stays unfinished and runs at the next start: nothing to report
+        .catch((err: unknown) => err instanceof WorkerStopping || this.options.logger.error({ msg: 'job runner failed', jobId: id, err }))
+        .finally(() => {
+          this.#running--;
+          this.#left(id);
+          this.#next();
+        });
+    }
+  }
+
+  /** The job is neither waiting nor running here any more: whoever waits for it is told. */
+  #left(id: string): void {
+    this.#taken.delete(id);
+    this.#finished.emit(id);
+  }
+
+  /** Out of the line if it waits; stopped by the runner if it runs (which then frees its slot). */
+  async cancel(id: string): Promise<void> {
+    const at = this.#waiting.indexOf(id);
+    if (at >= 0) {
+      this.#waiting.splice(at, 1);
+      this.#left(id);
+    } else this.#handlers?.cancel(id);
   }
 
   finished(id: string, timeoutMs: number): Promise<void> {
@@ -68,7 +92,7 @@ export class LocalJobQueue implements JobQueue {
       }, timeoutMs);
       this.#finished.on(id, done);
       // it may have finished before anyone listened
-      void this.store.get(id).then((job) => job && (job.status === 'completed' || job.status === 'failed') && done(), reject);
+      void this.store.get(id).then((job) => job && isFinished(job.status) && done(), reject);
     });
   }
 

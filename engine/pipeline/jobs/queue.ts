@@ -20,11 +20,19 @@ export interface JobHandlers {
    * it would stay unfinished forever, counting against its key's limit.
    */
   givenUp(id: string, message: string): Promise<void>;
+  /** Stop the job if this worker is running it (its record is already `cancelled`); nothing otherwise. */
+  cancel(id: string): void;
 }
 
 export interface JobQueue {
   /** Hand a recorded job to the workers. */
   add(id: string): Promise<void>;
+  /**
+   * Withdraw a job whose record was just made `cancelled`: taken out of the queue while it
+   * waits, and stopped by the worker running it, on whichever instance that is
+   * (JobHandlers.cancel). A synchronous call waiting for it (finished()) stops waiting.
+   */
+  cancel(id: string): Promise<void>;
   /**
    * Queue the webhook of a finished job: attempted until a 2xx, at most `WEBHOOK_ATTEMPTS` times,
    * with exponential backoff. `receiver` (the callback URL's origin) keeps each receiver's

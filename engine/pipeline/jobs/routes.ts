@@ -43,6 +43,10 @@ const JOB_SCHEMA = {
   },
 };
 
+/** A job as the admin routes show it: with the key it belongs to. */
+const ADMIN_JOB_SCHEMA = { ...JOB_SCHEMA, required: [...JOB_SCHEMA.required, 'key_id'], properties: { key_id: { type: 'string' }, ...JOB_SCHEMA.properties } };
+const adminJobView = (job: JobRecord) => ({ key_id: job.keyId, ...jobView(job) });
+
 /** The paging and filter parameters both listings take. */
 const LIST_QUERY = {
   status: { description: 'Only jobs in this status', schema: { enum: JOB_STATUSES } },
@@ -70,7 +74,18 @@ async function page(store: JobStore, query: ListQuery, keyId: string | undefined
   return json({ jobs: jobs.map(view), next_cursor: more ? jobs[jobs.length - 1].id : null });
 }
 
-export function jobBuiltins(store: JobStore): Builtin[] {
+/** What the job routes use of the jobs feature (service.ts's Jobs; named here, as service.ts imports this module). */
+export interface JobRoutesDeps {
+  store: JobStore;
+  /** Cancel a job of `keyId` (any job when undefined); 404 absent, 409 job_finished. */
+  cancel(id: string, keyId?: string): Promise<JobRecord>;
+}
+
+const CANCEL_SUMMARY =
+  'Cancel a queued or running job: a queued one leaves the queue, a running one stops its work and frees its slot; it is then `cancelled` (its webhook says so). 409 job_finished when it has already finished';
+
+export function jobBuiltins(jobs: JobRoutesDeps): Builtin[] {
+  const { store } = jobs;
   return [
     builtin({
       method: 'GET',
@@ -90,8 +105,8 @@ export function jobBuiltins(store: JobStore): Builtin[] {
         ...LIST_QUERY,
         key: { description: 'Only this key id (as GET /api/admin/keys lists it; `test` is the shared test key)', schema: { type: 'string', maxLength: 200 } },
       },
-      result: pageSchema({ ...JOB_SCHEMA, required: [...JOB_SCHEMA.required, 'key_id'], properties: { key_id: { type: 'string' }, ...JOB_SCHEMA.properties } }),
-      handle: ({ query }) => page(store, query as ListQuery, (query as { key?: string }).key, (job) => ({ key_id: job.keyId, ...jobView(job) })),
+      result: pageSchema(ADMIN_JOB_SCHEMA),
+      handle: ({ query }) => page(store, query as ListQuery, (query as { key?: string }).key, adminJobView),
     }),
     builtin({
       method: 'GET',
@@ -105,6 +120,24 @@ export function jobBuiltins(store: JobStore): Builtin[] {
         if (!job) throw notFound(`No job ${pathParams.id} for this API key`);
         return json(jobView(job));
       },
+    }),
+    builtin({
+      method: 'POST',
+      path: `${JOBS_PATH}/:id/cancel`,
+      auth: 'key',
+      summary: `${CANCEL_SUMMARY}. Another key's job answers 404, as an unknown id does`,
+      result: JOB_SCHEMA,
+      errors: [404, 409],
+      handle: async ({ pathParams, principal }) => json(jobView(await jobs.cancel(pathParams.id, principal!.keyId))),
+    }),
+    builtin({
+      method: 'POST',
+      path: `${ADMIN_JOBS_PATH}/:id/cancel`,
+      auth: 'admin',
+      summary: `${CANCEL_SUMMARY}. Any key's job`,
+      result: ADMIN_JOB_SCHEMA,
+      errors: [404, 409],
+      handle: async ({ pathParams }) => json(adminJobView(await jobs.cancel(pathParams.id))),
     }),
   ];
 }

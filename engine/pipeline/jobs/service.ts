@@ -1,10 +1,12 @@
 import type { Output } from '../../contract/call.js';
 import type { Principal } from '../../platform/auth/authenticate.js';
 import type { Config } from '../../platform/config.js';
-import { ApiError, invalidParameter, reviveError } from '../../core/errors.js';
+import { ApiError, invalidParameter, notFound, reviveError } from '../../core/errors.js';
 import { toApiError } from '../envelope.js';
 import type { HttpClient } from '../../platform/http/client.js';
 import type { Logger } from '../../platform/log.js';
+import type { UsageCounter } from '../../platform/db/usage.js';
+import type { EngineMetrics } from '../../platform/metrics/metrics.js';
 import type { Endpoint } from '../../core/manifest-types.js';
 import type { Registry } from '../endpoint-registry.js';
 import type { FileStore } from '../../platform/storage/files.js';
@@ -30,6 +32,9 @@ export interface JobsDeps {
   files: FileStore;
   http: HttpClient;
   logger: Logger;
+  /** Where jobs' metered work goes (runner.ts). */
+  usage?: UsageCounter;
+  metrics?: EngineMetrics;
 }
 
 /** What the pipeline hands over: the validated params, with `async` and `callback_url` already taken out. */
@@ -70,7 +75,7 @@ export class Jobs {
     this.#queue = url
       ? import('./bullmq-queue.js').then(({ BullJobQueue }) => new BullJobQueue(this.store, { url, ...queueOptions }))
       : import('./local-queue.js').then(({ LocalJobQueue }) => new LocalJobQueue(this.store, queueOptions));
-    this.#runner = new JobRunner({ config, registry: deps.registry, store: this.store, files: deps.files, logger });
+    this.#runner = new JobRunner({ config, registry: deps.registry, store: this.store, files: deps.files, logger, usage: deps.usage, metrics: deps.metrics });
     this.#webhooks = new WebhookSender(deps.http.guard, { secret: webhook.secret, timeoutMs: webhook.timeoutMs, userAgent: deps.http.userAgent });
   }
 
@@ -127,7 +132,8 @@ export class Jobs {
     const job = await this.submit(submission);
     await (await this.#queue).finished(job.id, submission.endpoint.limits.timeoutMs);
     const done = await this.store.get(job.id);
-    if (done?.status === 'failed') throw reviveError(done.error?.error ?? 'internal_error', done.error?.message ?? 'The job failed');
+    if (done?.status === 'failed' || done?.status === 'cancelled')
+      throw reviveError(done.error?.error ?? 'internal_error', done.error?.message ?? 'The job failed');
     if (done?.status !== 'completed') throw new ApiError('upstream_timeout', `No answer within ${submission.endpoint.limits.timeoutMs} ms`);
     const wantsBytes = submission.endpoint.response === 'binary' || submission.params.stream === true;
     return outputOf(done.result, wantsBytes, this.deps.files);
@@ -159,7 +165,32 @@ export class Jobs {
         if (job) await this.#webhooks.send(job);
       },
       givenUp: (id, message) => fail(id, { error: 'internal_error', message, status: 500 }),
+      cancel: (id) => void this.#runner.cancel(id),
     });
+  }
+
+  /**
+   * Cancel a queued or running job: of `keyId` only (another key's job is as absent as an
+   * unknown one), or any job when `keyId` is undefined (the admin). The record is made
+   * `cancelled` first, so whatever happens next nothing runs or records it again; then the
+   * queue drops it or its worker stops it (best effort: a worker that misses the word stops at
+   * its next progress report, and its answer is never recorded), and its webhook says so.
+   */
+  async cancel(id: string, keyId?: string): Promise<JobRecord> {
+    const by = keyId === undefined ? 'the administrator' : 'its API key';
+    const outcome = await this.store.cancel(id, { error: 'job_cancelled', message: `The job was cancelled by ${by}` }, keyId);
+    if ('absent' in outcome) throw notFound(keyId === undefined ? `No job ${id}` : `No job ${id} for this API key`);
+    if ('finished' in outcome)
+      throw new ApiError('job_finished', `Job ${id} has already finished (${outcome.finished.status}): there is nothing to cancel`, {
+        details: [{ param: 'id', problem: `the job is ${outcome.finished.status}` }],
+      });
+    const job = outcome.cancelled;
+    const queue = await this.#queue;
+    // the record is the answer: the queue being away (Redis) does not undo the cancel
+    const logged = (msg: string) => (err: Error) => this.deps.logger.error({ msg, jobId: id, error: err.message });
+    await queue.cancel(id).catch(logged('job cancel not passed on to the queue'));
+    if (job.callbackUrl) await queue.addWebhook(id, receiverOf(job.callbackUrl)).catch(logged('webhook of a cancelled job not queued'));
+    return job;
   }
 
   /** Record a job failed that nothing will finish otherwise, and send its webhook: only the one who recorded it sends it. */

@@ -1,10 +1,7 @@
 import { EventEmitter } from 'node:events';
-import { createRequire } from 'node:module';
-import type * as IoRedis from 'ioredis';
 import type { Logger } from '../log.js';
 import { connectRedis, type RedisConnection } from '../redis.js';
-
-const require = createRequire(import.meta.url);
+import { subscribeRedis, type RedisSubscriber } from '../redis-subscriber.js';
 
 /**
  * Revocations told to every instance through Redis pub/sub, beside the revision row
@@ -33,24 +30,19 @@ export interface Revocations {
 
 class RedisRevocations extends EventEmitter implements Revocations {
   readonly #publisher: RedisConnection;
-  readonly #subscriber: IoRedis.Redis;
-  readonly listening: Promise<void>;
+  readonly #subscriber: RedisSubscriber;
 
   constructor(url: string, logger: Logger, commandTimeoutMs?: number) {
     super();
     this.#publisher = connectRedis(url, { role: 'key revocations', logger, commandTimeoutMs });
-    const { Redis } = require('ioredis') as typeof IoRedis;
-    // a subscribed connection can do nothing else; ioredis subscribes again after each reconnect
-    this.#subscriber = new Redis(url, { retryStrategy: (times) => Math.min(100 * times, 2000), maxRetriesPerRequest: null });
-    this.#subscriber.on('error', () => undefined); // reported once by the publisher's connection, which shares its fate
-    this.#subscriber.on('message', (channel: string, id: string) => {
+    this.#subscriber = subscribeRedis(url, [REVOKED_CHANNEL, CHANGED_CHANNEL], (channel, id) => {
       if (channel === REVOKED_CHANNEL) this.emit('revoked', id);
       else if (channel === CHANGED_CHANNEL) this.emit('changed', id);
     });
-    this.listening = this.#subscriber.subscribe(REVOKED_CHANNEL, CHANGED_CHANNEL).then(
-      () => undefined,
-      () => undefined,
-    );
+  }
+
+  get listening(): Promise<void> {
+    return this.#subscriber.listening;
   }
 
   async publish(id: string): Promise<void> {
@@ -62,7 +54,7 @@ class RedisRevocations extends EventEmitter implements Revocations {
   }
 
   async close(): Promise<void> {
-    this.#subscriber.disconnect();
+    this.#subscriber.close();
     await this.#publisher.close();
   }
 }

@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { EngineScope } from '../scope.js';
 import type { PoolStats } from '../workers/pool-stats.js';
+import type { Work } from '../db/usage.js';
 
 /** How an upstream call ended: an answer used, an error (status, network, size), or its deadline. */
 export type UpstreamOutcome = 'ok' | 'error' | 'timeout';
@@ -79,6 +80,12 @@ export class EngineMetrics {
     name: 'manifold_ai_tokens_total',
     help: "AI tokens as the provider reported them, by direction (prompt, completion), endpoint path template and the key's tier; a streamed answer only when the provider sends usage in it",
     labelNames: ['category', 'endpoint', 'tier', 'direction'] as const,
+    registers: [this.registry],
+  });
+  private readonly mediaSeconds = new Counter({
+    name: 'manifold_media_seconds_total',
+    help: "Seconds of media downloaded or converted (the media's duration as yt-dlp and ffmpeg report it; async jobs included), by endpoint path template and the key's tier; per key: GET /api/admin/usage",
+    labelNames: ['category', 'endpoint', 'tier'] as const,
     registers: [this.registry],
   });
   private readonly cacheLookups = new Counter({
@@ -201,18 +208,21 @@ export class EngineMetrics {
     }
   }
 
-  /** Add an answer's body bytes and AI tokens (pipeline/usage-meter.ts). */
-  answerFigures(labels: RequestLabels, tier: string, bytesOut: number, tokens?: { prompt: number; completion: number }): void {
+  /** Add an answer's body bytes, AI tokens and media seconds (pipeline/usage-meter.ts). */
+  answerFigures(labels: RequestLabels, tier: string, bytesOut: number, work?: Work): void {
     if (bytesOut > 0) {
       let byTier = this.#sent.get(labels);
       if (!byTier) this.#sent.set(labels, (byTier = new Map()));
       byTier.set(tier, (byTier.get(tier) ?? 0) + bytesOut);
     }
-    if (tokens) {
-      const { category, endpoint } = labels;
-      if (tokens.prompt) this.aiTokens.inc({ category, endpoint, tier, direction: 'prompt' }, tokens.prompt);
-      if (tokens.completion) this.aiTokens.inc({ category, endpoint, tier, direction: 'completion' }, tokens.completion);
-    }
+    if (work) this.work(labels, tier, work);
+  }
+
+  /** Add AI tokens and media seconds, of an answer or of an async job's run (pipeline/jobs/runner.ts). */
+  work({ category, endpoint }: Pick<RequestLabels, 'category' | 'endpoint'>, tier: string, work: Work): void {
+    if (work.promptTokens) this.aiTokens.inc({ category, endpoint, tier, direction: 'prompt' }, work.promptTokens);
+    if (work.completionTokens) this.aiTokens.inc({ category, endpoint, tier, direction: 'completion' }, work.completionTokens);
+    if (work.mediaMs) this.mediaSeconds.inc({ category, endpoint, tier }, work.mediaMs / 1000);
   }
 
   #foldSent(): void {
