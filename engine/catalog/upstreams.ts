@@ -7,6 +7,7 @@ import { ManifestError, describe, schemaAjv } from './schema-check.js';
 import type { Sources } from './sources.js';
 import { upstreamStatusOf, type BufferedBody, type HttpClient, type StreamedBody, type UpstreamRequest } from '../platform/http/client.js';
 import { notFound, unavailable } from '../core/errors.js';
+import type { UpstreamSpec } from './upstreams.generated.js';
 
 /** An upstream's default budget for one call, retries included, when its spec names none. */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 8000;
@@ -51,24 +52,11 @@ export interface UpstreamCall {
   notFoundStatuses?: number[];
 }
 
-/** How an upstream is called: HTTP (the default) or a protocol of its own. */
-export type UpstreamProtocol = 'http' | 'dns' | 'whois';
+/** An upstream as declared in endpoints/upstreams/<name>.yaml: generated from upstreams.schema.json (scripts/schema-types.ts, at build). */
+export type { UpstreamSpec };
 
-/** An upstream as declared in endpoints/upstreams/<name>.yaml. */
-export interface UpstreamSpec {
-  name: string;
-  description: string;
-  protocol?: UpstreamProtocol;
-  docs?: string;
-  /** HTTP upstreams only. */
-  baseUrl?: { env: string; default?: string };
-  /** dns/whois only: servers by role (host[:port], or a comma list of them). */
-  servers?: Record<string, { env: string; default?: string }>;
-  requires?: string[];
-  headers?: Record<string, string>;
-  query?: Record<string, string>;
-  timeoutMs?: number;
-}
+/** How an upstream is called: HTTP (the default) or a protocol of its own. */
+export type UpstreamProtocol = NonNullable<UpstreamSpec['protocol']>;
 
 /** An upstream resolved against the configuration. */
 export interface Upstream {

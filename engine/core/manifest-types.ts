@@ -1,31 +1,13 @@
-/** The shape of a manifest file after YAML parsing (see manifest.schema.json for meaning). */
-export interface Manifest {
-  path: string;
-  aliases?: string[];
-  method?: HttpMethod;
-  category: Category;
-  summary: string;
-  description?: string;
-  tags?: string[];
-  body?: BodyType[];
-  public?: boolean;
-  params?: Record<string, ParamSpec>;
-  adapter: { kind: string; config?: Record<string, unknown> };
-  response?: ResponseKind;
-  /** Long-running: also runs as a job (`async=true`, `callback_url`); see manifest.schema.json. */
-  async?: boolean;
-  cost?: CostClass;
-  resultSchema?: object;
-  /** Where the envelope also carries `result` or one of its fields, for clients that read it there (`results`, `lyrics=lyrics`); see manifest.schema.json. */
-  resultAlso?: string | string[];
-  /** Parameter values a call made as one of the genre's hosts gets when it does not send them (`/as/<host>`; endpoints/data/hosts.yaml). */
-  dialects?: Record<string, Record<string, unknown>>;
-  limits?: Limits;
-  requires?: { env?: string[]; bin?: string[]; npm?: string[]; anyOf?: { env?: string[]; bin?: string[] }[] };
-  examples: Example[];
-  family?: { items?: object[]; data?: string; dir?: string; where?: Record<string, unknown> };
-  deprecated?: boolean;
-}
+import type { Manifest, Param, Example } from './manifest.generated.js';
+
+/**
+ * The shape of a manifest file after YAML parsing: generated from manifest.schema.json
+ * (scripts/schema-types.ts, at build), with the names the engine uses for its parts.
+ */
+export type { Manifest, Example };
+export type ParamSpec = Param;
+export type Limits = NonNullable<Manifest['limits']>;
+export type Fixture = NonNullable<Example['fixtures']>[number];
 
 /** One more place of the envelope for the result: `at` (key path under the envelope) holds the result's value at `from` ([]: the whole result). */
 export interface ResultAlso {
@@ -39,64 +21,15 @@ export interface Requirement {
   bin: string[];
 }
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
-export type BodyType = 'json' | 'form' | 'multipart';
-export type ResponseKind = 'json' | 'binary' | 'streamable';
+export type HttpMethod = NonNullable<Manifest['method']>;
+export type BodyType = NonNullable<Manifest['body']>[number];
+export type ResponseKind = NonNullable<Manifest['response']>;
 /** How an endpoint's work weighs on the server (see manifest.schema.json `cost`). */
-export type CostClass = 'light' | 'io' | 'cpu' | 'heavy';
-export type ParamSource = 'query' | 'body' | 'path' | 'file';
-export const CATEGORIES = ['ai', 'download', 'tools', 'search', 'effects', 'fun', 'sports', 'checker', 'tempgen'] as const;
-export type Category = (typeof CATEGORIES)[number];
-
-export interface ParamSpec {
-  in?: ParamSource;
-  required?: boolean;
-  aliases?: string[];
-  secret?: boolean;
-  schema: Record<string, unknown>;
-  description: string;
-  example?: unknown;
-}
-
-export interface Limits {
-  timeoutMs?: number;
-  cacheTtl?: number;
-  concurrency?: number;
-  queue?: number;
-  bodyBytes?: number;
-  taskMs?: number;
-}
-
-export interface Fixture {
-  upstream: string;
-  method?: string;
-  path: string;
-  query?: Record<string, unknown>;
-  /** Query names the request must carry bare, without `=`. */
-  flags?: string[];
-  body?: Record<string, unknown>;
-  status?: number;
-  headers?: Record<string, string>;
-  file?: string;
-  json?: unknown;
-  delayMs?: number;
-}
-
-export interface Example {
-  name?: string;
-  params: Record<string, unknown>;
-  files?: Record<string, string>;
-  env?: Record<string, string>;
-  fixtures?: Fixture[];
-  expect: {
-    status?: number;
-    error?: string;
-    result?: object;
-    contentType?: string;
-    image?: { format?: string; width?: number; height?: number; hasAlpha?: boolean; pages?: number };
-    document?: { type: 'pdf' | 'zip'; minPages?: number; entries?: string[] };
-  };
-}
+export type CostClass = NonNullable<Manifest['cost']>;
+export type ParamSource = NonNullable<ParamSpec['in']>;
+export type Category = Manifest['category'];
+/** The categories as a list, in the schema's order (a category the schema lacks does not typecheck here). */
+export const CATEGORIES = ['ai', 'download', 'tools', 'search', 'effects', 'fun', 'sports', 'checker', 'tempgen'] as const satisfies readonly Category[];
 
 /** A manifest expanded (one per family item) and normalised: what the engine serves. */
 export interface Endpoint {
