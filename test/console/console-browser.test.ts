@@ -2,12 +2,13 @@
  * The web console at /admin in a real browser (Debian's chromium, which .ci/run
  * installs): sign in with ADMIN_TOKEN, create a key with every rule, call an endpoint
  * with it, see the call in the usage chart, edit and rotate it, revoke it and see the
- * next call refused; and each other page with its data. Under the page's CSP, without
+ * next call refused; cancel a waiting job; and each other page with its data. Under the page's CSP, without
  * a console error and without a request leaving this server. Every wait is on the page.
  */
 import t from 'tap';
 import { buildConsole } from '../../scripts/build-console.js';
 import { consolePage, haveChromium, launchChromium, openPage, signIn, CHROMIUM } from '../../scripts/console-browser.js';
+import { JobStore } from '../../engine/pipeline/jobs/store.js';
 import { testEndpoints } from '../engine/test-endpoints.js';
 import { serve } from '../support/serve.js';
 import { TEST_ADMIN_TOKEN } from '../support/tokens.js';
@@ -143,6 +144,24 @@ if (!haveChromium()) {
     await openPage(page, 'Jobs');
     await page.getByText('No jobs yet.').waitFor();
     t.pass('an empty job list says so');
+    // two job records (the engine is not started, so no worker takes them): one waiting, one done
+    const store = new JobStore(served.engine.config);
+    const waiting = await store.create({ keyId: 'test', endpoint: 'GET /api/tools/web2zip', params: {} });
+    const done = await store.create({ keyId: 'test', endpoint: 'GET /api/tools/web2zip', params: {} });
+    await store.start(done.id);
+    await store.complete(done.id, { ok: true });
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const waitingRow = page.locator(`tr[data-job-id="${waiting.id}"]`);
+    await waitingRow.getByText('queued', { exact: true }).waitFor();
+    t.equal(await page.locator(`tr[data-job-id="${done.id}"]`).getByRole('button').count(), 0, 'a finished job offers no cancel');
+    await waitingRow.getByRole('button', { name: `Cancel job ${waiting.id}` }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Cancelled job ${waiting.id}.` })
+      .waitFor();
+    await waitingRow.getByText('cancelled', { exact: true }).waitFor();
+    t.equal((await store.get(waiting.id))?.status, 'cancelled', 'the job is cancelled in the store');
+
     await openPage(page, 'Health');
     const database = page.locator('#health-table tbody tr').filter({ hasText: 'database' });
     await database.getByText('up').waitFor();

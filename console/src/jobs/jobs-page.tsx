@@ -16,6 +16,7 @@ export function JobsPage({ title }: { title: string }) {
   const [next, setNext] = useState<string | null>(null);
   const [keys, setKeys] = useState<KeyRecord[]>([]);
   const [error, setError] = useState<unknown>();
+  const [message, setMessage] = useState('');
 
   const load = async (cursor?: string) => {
     try {
@@ -29,6 +30,17 @@ export function JobsPage({ title }: { title: string }) {
   };
   useEffect(() => void api.get<KeyRecord[]>('/api/admin/keys').then(setKeys, setError), []);
   useEffect(() => void load(), [filters]);
+  /** POST /api/admin/jobs/:id/cancel: a queued job leaves the queue, a running one stops; the row shows what the server then says. */
+  const cancel = async (job: Job) => {
+    try {
+      const cancelled = await api.post<Job>(`${JOBS}/${encodeURIComponent(job.job_id)}/cancel`);
+      setJobs((shown) => shown?.map((j) => (j.job_id === job.job_id ? cancelled : j)));
+      setMessage(`Cancelled job ${job.job_id}.`);
+      setError(undefined);
+    } catch (err) {
+      setError(err);
+    }
+  };
   const keyName = (id: string) => (id === 'test' ? 'shared test key' : (keys.find((k) => k.id === id)?.label ?? id));
 
   return (
@@ -55,6 +67,9 @@ export function JobsPage({ title }: { title: string }) {
           <KeySelect id="jobs-key" value={filters.key} keys={keys} onChange={(key) => setFilters({ ...filters, key })} />
         </div>
       </form>
+      <p role="status" class="status">
+        {message}
+      </p>
       <ErrorMessage error={error} />
       {jobs && jobs.length === 0 && <p>No jobs{filters.status || filters.key ? ' match' : ' yet'}.</p>}
       {jobs && jobs.length > 0 && (
@@ -70,6 +85,7 @@ export function JobsPage({ title }: { title: string }) {
                 <th scope="col">Progress</th>
                 <th scope="col">Created</th>
                 <th scope="col">Finished</th>
+                <th scope="col">Actions</th>
               </tr>
             </thead>
             <tbody>
@@ -91,6 +107,13 @@ export function JobsPage({ title }: { title: string }) {
                   </td>
                   <td>{time(job.created_at)}</td>
                   <td>{time(job.finished_at)}</td>
+                  <td>
+                    {(job.status === 'queued' || job.status === 'active') && (
+                      <button type="button" class="small danger" onClick={() => cancel(job)} aria-label={`Cancel job ${job.job_id}`}>
+                        Cancel
+                      </button>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>
