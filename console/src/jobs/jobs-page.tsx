@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, query } from '../api.js';
-import { time } from '../format.js';
+import { When } from '../when.js';
 import { KeySelect } from '../key-select.js';
 import { ErrorMessage, PageHeading } from '../page-heading.js';
 import type { Job, JobsPage as Page, KeyRecord } from '../types.js';
@@ -105,8 +105,12 @@ export function JobsPage({ title }: { title: string }) {
                   <td>
                     <progress max={100} value={job.progress} aria-label={`Job ${job.job_id} progress`} /> {job.progress}%{job.stage ? ` ${job.stage}` : ''}
                   </td>
-                  <td>{time(job.created_at)}</td>
-                  <td>{time(job.finished_at)}</td>
+                  <td>
+                    <When iso={job.created_at} />
+                  </td>
+                  <td>
+                    <When iso={job.finished_at} />
+                  </td>
                   <td>
                     {(job.status === 'queued' || job.status === 'active') && (
                       <button type="button" class="small danger" onClick={() => cancel(job)} aria-label={`Cancel job ${job.job_id}`}>

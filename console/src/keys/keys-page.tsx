@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { Dialog } from '../dialog.js';
-import { count, time } from '../format.js';
+import { count } from '../format.js';
+import { When } from '../when.js';
 import { ErrorMessage, PageHeading } from '../page-heading.js';
 import type { KeyRecord, KeyWithSecret } from '../types.js';
 import { formValues, KeyForm, requestBody } from './key-form.js';
@@ -83,11 +84,17 @@ export function KeysPage({ title }: { title: string }) {
                   <td>{key.tier}</td>
                   <td>{key.rpm === null ? <span class="muted">tier's</span> : count(key.rpm)}</td>
                   <td>{key.daily === null ? <span class="muted">tier's</span> : count(key.daily)}</td>
-                  <td>{key.expiresAt ? time(key.expiresAt) : <span class="muted">never</span>}</td>
+                  <td>
+                    <When iso={key.expiresAt} none="never" />
+                  </td>
                   <td>{key.allow ? key.allow.join(', ') : <span class="muted">all</span>}</td>
                   <td>{key.ips ? key.ips.join(', ') : <span class="muted">any</span>}</td>
-                  <td>{time(key.createdAt)}</td>
-                  <td>{time(key.lastUsedAt)}</td>
+                  <td>
+                    <When iso={key.createdAt} />
+                  </td>
+                  <td>
+                    <When iso={key.lastUsedAt} />
+                  </td>
                   <td>
                     <span class={`badge ${state(key)}`}>{state(key)}</span>
                   </td>
