@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { ignored } from './links.js';
 import { code, generatedNote } from './markdown.js';
 
 /**
@@ -78,14 +79,25 @@ export function engineMapDoc(root: string): string {
     '[Architecture](architecture.md).',
     '',
   ];
+  // what the build generates (git ignores it) is not a module of the checkout: the map is the same built or not
+  const generated = ignored(
+    root,
+    walk(path.join(root, 'engine')).map((f) => posix(path.relative(root, f))),
+  );
   for (const layer of layers(root)) {
     const dir = path.join(root, 'engine', layer);
-    const entries = fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)) : [];
+    const entries = (fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : [])
+      .filter((e) => !generated.has(`engine/${layer}/${e.name}`))
+      .sort((a, b) => a.name.localeCompare(b.name));
     lines.push(`## ${layer}`, '', '| module | named after it | imported by |', '|---|---|---|');
     for (const entry of entries) {
       if (!entry.isDirectory() && !/\.(ts|json)$/.test(entry.name)) continue;
       const rel = `engine/${layer}/${entry.name}${entry.isDirectory() ? '/' : ''}`;
-      const modules = entry.isDirectory() ? walk(path.join(dir, entry.name)).map((f) => posix(path.relative(root, f))) : [rel];
+      const modules = entry.isDirectory()
+        ? walk(path.join(dir, entry.name))
+            .map((f) => posix(path.relative(root, f)))
+            .filter((f) => !generated.has(f))
+        : [rel];
       const stem = entry.name.replace(/\.(ts|json)$/, '');
       const named = entry.isDirectory()
         ? fs.existsSync(path.join(root, 'test', stem))

@@ -79,7 +79,7 @@ export function anchors(text: string): Set<string> {
 }
 
 /** Which of these checkout-relative paths git ignores (generated files). */
-function ignored(root: string, paths: string[]): Set<string> {
+export function ignored(root: string, paths: string[]): Set<string> {
   if (!paths.length) return new Set();
   try {
     const out = execFileSync('git', ['check-ignore', '--no-index', '--stdin'], { cwd: root, input: paths.join('\n'), encoding: 'utf8' });
