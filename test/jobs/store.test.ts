@@ -1,4 +1,9 @@
+import { Kysely, SqliteDialect } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import t from 'tap';
+import { openDatabase } from '../../engine/platform/db/database.js';
+import { migrationProvider } from '../../engine/platform/db/migrations.js';
+import { Sqlite } from '../../engine/platform/db/sqlite-driver.js';
 import { JobStore } from '../../engine/pipeline/jobs/store.js';
 import { testDialects } from '../support/dialects.js';
 import { serve, TEST_KEY } from '../support/serve.js';
@@ -81,6 +86,48 @@ for (const dialect of await testDialects(t)) {
     );
   });
 }
+
+t.test('sqlite: migration 0008 rebuilds the jobs table with its rows and indexes, and cancelled is allowed', async (t) => {
+  const file = `${t.testdir()}/manifold.db`;
+  // a database as it stood before 0008, with a job in it
+  const before = new Kysely<any>({ dialect: new SqliteDialect({ database: new Sqlite(file) }) });
+  const { error } = await new Migrator({ db: before, provider: migrationProvider('sqlite') }).migrateTo('0007-usage-figures');
+  t.error(error);
+  const row = {
+    id: '01aaaaaaaaaaaaaaaaaaaaaaaa',
+    key_id: 'key_a',
+    endpoint: 'GET /api/tools/web2zip',
+    status: 'active',
+    progress: 40,
+    stage: 'fetching assets',
+  };
+  await before
+    .insertInto('jobs')
+    .values({ ...row, params: '{"url":"https://example.com"}', created_at: '2026-11-28T00:00:00.000Z', started_at: '2026-11-28T00:00:01.000Z' })
+    .execute();
+  await t.rejects(before.updateTable('jobs').set({ status: 'cancelled' }).execute(), 'cancelled is refused before 0008');
+  await before.destroy();
+
+  const db = openDatabase({ file });
+  t.teardown(() => db.close());
+  await db.ready;
+  const store = new JobStore(db);
+  t.match(
+    await store.get(row.id),
+    { keyId: 'key_a', status: 'active', progress: 40, stage: 'fetching assets', params: { url: 'https://example.com' } },
+    'the row is kept',
+  );
+  t.match(await store.cancel(row.id, { error: 'job_cancelled', message: 'by its API key' }, 'key_a'), { cancelled: { status: 'cancelled' } });
+  const { sql } = await import('kysely');
+  const indexes = (
+    await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'jobs' AND sql IS NOT NULL ORDER BY name`.execute(db.kysely)
+  ).rows;
+  t.same(
+    indexes.map((i) => i.name),
+    ['jobs_key', 'jobs_status'],
+    'its indexes are made again',
+  );
+});
 
 t.test('GET /api/jobs/:id answers the owner in the contract shape and 404 to anyone else', async (t) => {
   const served = await serve({ ADMIN_TOKEN: TEST_ADMIN_TOKEN });

@@ -221,58 +221,33 @@ async function usageFigures(db: Kysely<any>): Promise<void> {
       .execute();
 }
 
-/** The statuses a job record may have; 0008 added `cancelled`. */
-const JOB_STATUS_CHECK = sql`status IN ('queued', 'active', 'completed', 'failed', 'cancelled')`;
+/** The check on a job's status as migration 0001 wrote it, and as 0008 rewrites it with `cancelled`. */
+const JOB_STATUS_CHECK_0001 = "check (status IN ('queued', 'active', 'completed', 'failed'))";
+const JOB_STATUS_CHECK_0008 = "check (status IN ('queued', 'active', 'completed', 'failed', 'cancelled'))";
 
 /**
  * Jobs can be cancelled (issue #20): `cancelled` joins the statuses the check constraint
  * allows. PostgreSQL swaps the constraint (named by its default, `<table>_<column>_check`).
  * SQLite cannot alter a constraint: the table is rebuilt as its documented procedure says
- * (new table, copy, drop, rename, indexes again), inside the migration's transaction.
+ * (a new table, the rows copied, the old one dropped, the new one renamed, the indexes made
+ * again), inside the migration's transaction, from the table's own stored definition with
+ * the check swapped, so no column is listed a second time here.
  */
 async function jobsCancelled(db: Kysely<any>, dialect: Dialect): Promise<void> {
   if (dialect === 'postgres') {
     await sql`ALTER TABLE jobs DROP CONSTRAINT jobs_status_check`.execute(db);
-    await sql`ALTER TABLE jobs ADD CONSTRAINT jobs_status_check CHECK (${JOB_STATUS_CHECK})`.execute(db);
+    await sql`ALTER TABLE jobs ADD CONSTRAINT jobs_status_check ${sql.raw(JOB_STATUS_CHECK_0008)}`.execute(db);
     return;
   }
-  const columns = [
-    'id',
-    'key_id',
-    'endpoint',
-    'status',
-    'progress',
-    'stage',
-    'params',
-    'result',
-    'error',
-    'callback_url',
-    'created_at',
-    'started_at',
-    'finished_at',
-  ];
-  await db.schema
-    .createTable('jobs_cancellable')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('key_id', 'text', (c) => c.notNull())
-    .addColumn('endpoint', 'text', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull().check(JOB_STATUS_CHECK))
-    .addColumn('progress', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('stage', 'text')
-    .addColumn('params', 'text', (c) => c.notNull())
-    .addColumn('result', 'text')
-    .addColumn('error', 'text')
-    .addColumn('callback_url', 'text')
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('started_at', 'text')
-    .addColumn('finished_at', 'text')
-    .execute();
-  const list = sql.join(columns.map((c) => sql.ref(c)));
-  await sql`INSERT INTO jobs_cancellable (${list}) SELECT ${list} FROM jobs`.execute(db);
+  const stored = (await sql<{ type: string; sql: string | null }>`SELECT type, sql FROM sqlite_master WHERE tbl_name = 'jobs'`.execute(db)).rows;
+  const table = stored.find((r) => r.type === 'table')?.sql ?? '';
+  if (!table.startsWith('CREATE TABLE "jobs"') || !table.includes(JOB_STATUS_CHECK_0001))
+    throw new Error(`The jobs table is not as migration 0001 made it, so 0008 cannot add the cancelled status: ${table}`);
+  await sql.raw(table.replace('CREATE TABLE "jobs"', 'CREATE TABLE "jobs_cancellable"').replace(JOB_STATUS_CHECK_0001, JOB_STATUS_CHECK_0008)).execute(db);
+  await sql`INSERT INTO jobs_cancellable SELECT * FROM jobs`.execute(db);
   await db.schema.dropTable('jobs').execute();
   await db.schema.alterTable('jobs_cancellable').renameTo('jobs').execute();
-  await db.schema.createIndex('jobs_key').on('jobs').columns(['key_id', 'created_at']).execute();
-  await db.schema.createIndex('jobs_status').on('jobs').columns(['status', 'created_at']).execute();
+  for (const index of stored.filter((r) => r.type === 'index' && r.sql)) await sql.raw(index.sql!).execute(db);
 }
 
 /**
