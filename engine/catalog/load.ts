@@ -10,7 +10,8 @@ import type { Endpoint, Manifest, ResultAlso } from '../core/manifest-types.js';
 import { IMPLICIT_PARAMS, isImplicitParam, type ImplicitParam } from '../core/implicit-params.js';
 import { dialectNames } from './hosts.js';
 import type { Sources } from './sources.js';
-import { describe, ManifestError, schemaAjv } from './schema-check.js';
+import { describe, ManifestError } from './schema-check.js';
+import { ajvFor } from '../core/ajv.js';
 
 /** Folders under endpoints/ that hold data, not manifests. */
 const NON_MANIFEST_DIRS = new Set(['fixtures', 'data', 'upstreams', 'mappings']);
@@ -19,8 +20,8 @@ const NON_MANIFEST_DIRS = new Set(['fixtures', 'data', 'upstreams', 'mappings'])
 let validators: { manifest: ValidateFunction<Manifest>; family: ValidateFunction } | undefined;
 const validatorsFor = () =>
   (validators ??= {
-    manifest: schemaAjv().compile<Manifest>(metaSchema),
-    family: schemaAjv().compile({ ...metaSchema.properties.family, definitions: metaSchema.definitions }),
+    manifest: ajvFor('as-written').compile<Manifest>(metaSchema),
+    family: ajvFor('as-written').compile({ ...metaSchema.properties.family, definitions: metaSchema.definitions }),
   });
 
 export function findManifestFiles(root: string): string[] {

@@ -4,8 +4,9 @@ import type { ValidateFunction } from 'ajv';
 import { parseYaml } from '../core/yaml.js';
 import type { ResolvedMapping } from '../core/mapping.js';
 import { freeVariables, parseExpression, tableProblem } from './expressions.js';
-import { describe, ManifestError, schemaAjv } from './schema-check.js';
+import { describe, ManifestError } from './schema-check.js';
 import type { Sources } from './sources.js';
+import { ajvFor } from '../core/ajv.js';
 
 /**
  * Named, parameterised JMESPath mappings, one file per upstream: `mappings/espn.yaml`
@@ -162,7 +163,7 @@ export class MappingBook {
 /** Every mapping of a folder, checked: file shape, parsable expression, variables exactly the declared ones, no big tables. */
 function readFolder(folder: string, sources?: Sources): Map<string, Named> {
   sources?.dir(folder);
-  validateFile ??= schemaAjv().compile(FILE_SCHEMA);
+  validateFile ??= ajvFor('as-written').compile(FILE_SCHEMA);
   const book = new Map<string, Named>();
   for (const entry of fs.readdirSync(folder).sort()) {
     if (!/\.ya?ml$/.test(entry)) continue;
@@ -196,7 +197,7 @@ function readFolder(folder: string, sources?: Sources): Map<string, Named> {
       if (unused) throw fail('', `declares "${unused}" but the expression never reads $${unused}`);
       const validators: Named['validators'] = {};
       for (const [param, p] of Object.entries(spec.params ?? {})) {
-        validators[param] = p.schema && schemaAjv().compile(p.schema);
+        validators[param] = p.schema && ajvFor('as-written').compile(p.schema);
         if (p.default !== undefined && validators[param] && !validators[param]!(p.default))
           throw fail(`params.${param}.default`, 'does not satisfy its schema');
       }

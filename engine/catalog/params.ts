@@ -1,17 +1,15 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { ajvFor } from '../core/ajv.js';
 import { ApiError, invalidParameter, missingParameter } from '../core/errors.js';
 import type { Endpoint } from '../core/manifest-types.js';
 import { implicitParamsOf } from '../core/implicit-params.js';
 
 /**
- * Parameter validation. One ajv instance for the whole registry; validators are
- * cached by the canonical text of their schema, so the hundreds of effect endpoints
- * sharing a param block compile it once. Query strings are coerced to the declared
- * types and defaults are filled in.
+ * Parameter validation, with the engine's `request` Ajv (core/ajv.ts: query strings are
+ * coerced to the declared types and defaults are filled in). Validators are cached by the
+ * canonical text of their schema, so the hundreds of effect endpoints sharing a param
+ * block compile it once.
  */
-const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: false, strict: false });
-addFormats.default(ajv);
 const compiled = new Map<string, ValidateFunction>();
 
 /** How many distinct param schemas were compiled (for tests and boot diagnostics). */
@@ -39,7 +37,7 @@ export function validatorFor(endpoint: Endpoint): ValidateFunction {
   const key = canonical(schema);
   let validate = compiled.get(key);
   if (!validate) {
-    validate = ajv.compile(schema);
+    validate = ajvFor('request').compile(schema);
     compiled.set(key, validate);
   }
   byEndpoint.set(endpoint, validate);
@@ -146,7 +144,7 @@ export function validateQuery(spec: Readonly<Record<string, QueryParamSpec>>, qu
     const properties = Object.fromEntries(Object.entries(spec).map(([name, p]) => [name, p.schema]));
     const schema = { type: 'object', properties };
     const key = canonical(schema);
-    validate = compiled.get(key) ?? ajv.compile(schema);
+    validate = compiled.get(key) ?? ajvFor('request').compile(schema);
     compiled.set(key, validate);
     byQuerySpec.set(spec, validate);
   }

@@ -1,5 +1,4 @@
-import { Ajv, type ErrorObject } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { ErrorObject } from 'ajv';
 
 /** A manifest problem, reported as `file: field: problem` at boot and by lint. */
 export class ManifestError extends Error {
@@ -13,19 +12,6 @@ export class ManifestError extends Error {
   }
 }
 
-let sharedAjv: Ajv | undefined;
-
-/**
- * The one validator for project data files against their schemas (manifests, upstreams,
- * effect templates); created on first use, as a boot from the compiled registry needs none.
- */
-export function schemaAjv(): Ajv {
-  if (!sharedAjv) {
-    sharedAjv = new Ajv({ allErrors: false, strict: false, useDefaults: false });
-    addFormats.default(sharedAjv);
-  }
-  return sharedAjv;
-}
 /** ajv error → [field, problem] with the field as a dotted path. */
 export function describe(error: ErrorObject): [string, string] {
   const field = error.instancePath.slice(1).replace(/\//g, '.');

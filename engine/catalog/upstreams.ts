@@ -3,11 +3,12 @@ import path from 'node:path';
 import { parseYaml } from '../core/yaml.js';
 import schema from './upstreams.schema.json' with { type: 'json' };
 import type { ValidateFunction } from 'ajv';
-import { ManifestError, describe, schemaAjv } from './schema-check.js';
+import { ManifestError, describe } from './schema-check.js';
 import type { Sources } from './sources.js';
 import { upstreamStatusOf, type BufferedBody, type HttpClient, type StreamedBody, type UpstreamRequest } from '../platform/http/client.js';
 import { notFound, unavailable } from '../core/errors.js';
 import type { UpstreamSpec } from './upstreams.generated.js';
+import { ajvFor } from '../core/ajv.js';
 
 /** An upstream's default budget for one call, retries included, when its spec names none. */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 8000;
@@ -76,7 +77,7 @@ let validate: ValidateFunction<UpstreamSpec> | undefined;
 export function loadUpstreamSpecs(dir: string, sources?: Sources): UpstreamSpec[] {
   sources?.dir(dir); // also when missing: creating it must invalidate the compiled registry
   if (!fs.existsSync(dir)) return [];
-  validate ??= schemaAjv().compile<UpstreamSpec>(schema);
+  validate ??= ajvFor('as-written').compile<UpstreamSpec>(schema);
   return fs
     .readdirSync(dir)
     .filter((f) => f.endsWith('.yaml'))

@@ -1,5 +1,4 @@
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
 import { ManifestError, describe } from '../catalog/schema-check.js';
 import { checkExpressions } from '../catalog/expressions.js';
 import type { Endpoint, Requirement } from '../core/manifest-types.js';
@@ -9,6 +8,7 @@ import { EndpointRouter } from '../catalog/router.js';
 import { validatorFor } from '../catalog/params.js';
 import { locate } from '../core/binaries.js';
 import { missingPackages } from '../core/packages.js';
+import { ajvFor } from '../core/ajv.js';
 
 /** An endpoint ready to serve: its handler, or the reason it is unavailable. */
 export interface Route {
@@ -27,8 +27,6 @@ export interface Registry {
   built: Promise<void>;
 }
 
-// created on first use: a boot from the compiled registry checks no adapter config
-let configAjv: Ajv | undefined;
 const configValidators = new Map<string, ValidateFunction>();
 
 /** Check a manifest's adapter section against the kind's own schema (boot and lint). */
@@ -38,11 +36,7 @@ export function checkAdapterConfig(endpoint: Endpoint): AdapterKind {
     throw new ManifestError(endpoint.file, 'adapter.kind', `unknown adapter kind "${endpoint.adapter.kind}" (known: ${[...ADAPTERS.keys()].join(', ')})`);
   let validate = configValidators.get(kind.kind);
   if (!validate) {
-    if (!configAjv) {
-      configAjv = new Ajv({ strict: false, useDefaults: true });
-      addFormats.default(configAjv);
-    }
-    validate = configAjv.compile(kind.configSchema);
+    validate = ajvFor('fill-defaults').compile(kind.configSchema);
     configValidators.set(kind.kind, validate);
   }
   if (!validate(endpoint.adapter.config)) {

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../engine/app/app.js';
 import { parseYaml } from '../../engine/core/yaml.js';
-import { schemaAjv } from '../../engine/catalog/schema-check.js';
 import type { VariableUse } from './scan-variables.js';
+import { ajvFor } from '../../engine/core/ajv.js';
 
 /**
  * The descriptions of engine/platform/settings/variables.yaml, joined to what the scanner found:
@@ -58,7 +58,7 @@ const fileSchema = {
 
 export function readDescriptions(file = VARIABLES_FILE): DescriptionFile {
   const data = parseYaml(fs.readFileSync(file, 'utf8'));
-  const validate = schemaAjv().compile<DescriptionFile>(fileSchema);
+  const validate = ajvFor('as-written').compile<DescriptionFile>(fileSchema);
   if (!validate(data)) throw new Error(`${path.relative(ROOT, file)}: ${validate.errors!.map((e) => `${e.instancePath} ${e.message}`).join('; ')}`);
   for (const [name, row] of Object.entries(data.variables))
     if (!data.groups[row.group]) throw new Error(`${path.relative(ROOT, file)}: ${name} names unknown group ${row.group}`);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { parseYaml } from '../../core/yaml.js';
-import { schemaAjv } from '../../catalog/schema-check.js';
 import type { UpstreamRegistry } from '../../catalog/upstreams.js';
+import { ajvFor } from '../../core/ajv.js';
 
 /**
  * The AI model registry (engine/features/ai/models.yaml): which providers exist, which upstream
@@ -66,7 +66,7 @@ export function modelRegistry(): ModelRegistry {
 
 export function parseRegistry(text: string): ModelRegistry {
   const data = parseYaml(text);
-  const validate = schemaAjv().compile<ModelRegistry>(schema);
+  const validate = ajvFor('as-written').compile<ModelRegistry>(schema);
   if (!validate(data)) throw new Error(`models.yaml: ${validate.errors!.map((e) => `${e.instancePath} ${e.message}`).join('; ')}`);
   data.videos ??= {}; // a registry may list no video models
   for (const kind of ['models', 'images', 'videos'] as const) {

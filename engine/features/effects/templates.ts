@@ -4,9 +4,9 @@ import path from 'node:path';
 import { ROOT } from '../../core/root.js';
 import { parseYaml } from '../../core/yaml.js';
 import type { ValidateFunction } from 'ajv';
-import { schemaAjv } from '../../catalog/schema-check.js';
 import { FONTS } from './fonts.js';
 import type { Template } from './template-types.js';
+import { ajvFor } from '../../core/ajv.js';
 
 /** templates/ at the repository root. */
 export const TEMPLATES_DIR = path.join(ROOT, 'templates');
@@ -47,7 +47,7 @@ export interface LoadedTemplate {
  * and each file is named after its slug.
  */
 export function loadTemplates(dir = TEMPLATES_DIR): Map<string, LoadedTemplate> {
-  validate ??= schemaAjv().compile(TEMPLATE_SCHEMA);
+  validate ??= ajvFor('as-written').compile(TEMPLATE_SCHEMA);
   const registry = new Map<string, LoadedTemplate>();
   for (const name of fs
     .readdirSync(dir)

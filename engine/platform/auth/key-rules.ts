@@ -1,8 +1,9 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import ipaddr from 'ipaddr.js';
 import { ApiError, invalidParameter } from '../../core/errors.js';
 import { CATEGORIES } from '../../core/manifest-types.js';
 import { TIERS } from './tiers.js';
+import { ajvFor } from '../../core/ajv.js';
 
 /**
  * A key's own rules (issue #20): its per-minute and per-day budgets (overriding its
@@ -63,8 +64,7 @@ const FIELDS_SCHEMA = {
 /** The request body's fields, as the admin API documents them (snake_case, like /checkapikey). */
 export const KEY_FIELDS_SCHEMA: Record<string, unknown> = FIELDS_SCHEMA;
 
-const ajv = new Ajv({ allErrors: false, strict: false });
-const validateFields = ajv.compile(FIELDS_SCHEMA);
+const validateFields = ajvFor('as-written').compile(FIELDS_SCHEMA);
 
 /** A rotation's body: how long the previous secret keeps working (key-store.ts bounds it). */
 const ROTATION_SCHEMA = {
@@ -72,7 +72,7 @@ const ROTATION_SCHEMA = {
   additionalProperties: false,
   properties: { grace_seconds: { type: 'integer', minimum: 0 } },
 } as const;
-const validateRotation = ajv.compile(ROTATION_SCHEMA);
+const validateRotation = ajvFor('as-written').compile(ROTATION_SCHEMA);
 
 /** The 400 for ajv's first complaint, naming the field. */
 function fieldError(error: ErrorObject, known: readonly string[] = Object.keys(FIELDS_SCHEMA.properties)): ApiError {
