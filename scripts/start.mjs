@@ -6,15 +6,26 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BUILD_DIR, ROOT, buildIsStale } from './engine-sources.mjs';
 import { loadEnvFile } from './env-file.mjs';
+import { mallocRestartEnv } from './malloc-env.mjs';
 
+const ownEnv = { ...process.env };
 // .env (or ENV_FILE) first: the build and the engine both see the settings it holds
+let envFile;
 try {
-  const { file, loaded } = loadEnvFile();
-  if (file) process.stderr.write(`manifold: ${loaded.length} settings from ${path.relative(process.cwd(), file) || file}\n`);
+  envFile = loadEnvFile();
 } catch (err) {
   process.stderr.write(`manifold: cannot start: ${err.message}\n`);
   process.exit(1);
 }
+
+// glibc reads its allocator settings once, when a process starts: the server restarts in
+// place (same process id, nothing run yet; it reads the env file again) with the ones
+// malloc-env.mjs explains. Node 20 has no execve: there only settings in the real environment count.
+const restartEnv = mallocRestartEnv(ownEnv, process.env, process.platform);
+if (restartEnv && typeof process.execve === 'function') {
+  process.execve(process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], restartEnv);
+}
+if (envFile.file) process.stderr.write(`manifold: ${envFile.loaded.length} settings from ${path.relative(process.cwd(), envFile.file) || envFile.file}\n`);
 
 if (buildIsStale()) {
   execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', 'build.ts')], { stdio: 'inherit' });

@@ -11,9 +11,9 @@ import path from 'node:path';
 
 const git = (root: string, ...args: string[]) => execFileSync('git', ['-C', root, ...args], { encoding: 'utf8' }).trim();
 
-/** Build a tree's engine and registry, as `npm run build` does. */
+/** Build a tree as `npm run build` does there (the engine, the registry and whatever else that commit's build makes, e.g. the neural models). */
 export function build(root: string): void {
-  execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', 'build.ts')], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 /** A built checkout of `ref` (a commit, HEAD~1 by default) and its commit, short. */
@@ -24,7 +24,7 @@ export function baseTree(root: string, ref: string): { dir: string; commit: stri
     // a worktree left behind by an interrupted run is pruned first
     git(root, 'worktree', 'prune');
     fs.rmSync(dir, { recursive: true, force: true });
-    git(root, 'worktree', 'add', '--detach', dir, commit);
+    git(root, 'worktree', 'add', '--quiet', '--detach', dir, commit);
     fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   }
   build(dir);

@@ -43,9 +43,9 @@ const benchEnv = (dataDir: string, extra: Record<string, string>) => ({
   ...extra,
 });
 
-export async function startBuilt(root: string, env: Record<string, string>): Promise<Running> {
+export async function startBuilt(root: string, env: Record<string, string>, node = process.execPath): Promise<Running> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'manifold-memory-'));
-  const child = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs')], {
+  const child = spawn(node, [path.join(root, 'scripts', 'start.mjs')], {
     cwd: root,
     env: benchEnv(dataDir, env),
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -55,11 +55,13 @@ export async function startBuilt(root: string, env: Record<string, string>): Pro
   return {
     url,
     pid,
-    memory: () => readMemory(pid, url),
+    memory: () => readMemory(pid, url).catch(() => ({ rss: NaN, heapUsed: NaN, external: NaN, threads: NaN })),
     async stop() {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

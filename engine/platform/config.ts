@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { nonNegativeInt, optionalPositiveInt, positiveInt } from './settings/int.js';
 import { checkSecrets } from './settings/secret-strength.js';
+import { MEMORY_PROFILES, memoryProfile, type MemoryProfile } from './settings/memory-profile.js';
 import { parseTrustProxy, type TrustProxy } from './http/client-ip.js';
 
 /**
@@ -57,6 +58,8 @@ export interface Config {
   cpu: CpuPoolSettings;
   /** The effects' render pool (effects/shared.ts) and photo enhancement (tools/remini.ts); unset fields take their defaults. */
   effects: EffectsSettings;
+  /** MEMORY_PROFILE and what it decides that no pool setting above holds (settings/memory-profile.ts). */
+  memory: MemorySettings;
   env: Readonly<Record<string, string>>;
 }
 
@@ -100,8 +103,18 @@ export interface EffectsSettings {
   upscaleThreads?: number;
 }
 
+export interface MemorySettings {
+  profile: MemoryProfile;
+  /** WORKER_IDLE_MS: a pool's worker that has had nothing to do for this long exits, and its memory goes with it. */
+  workerIdleMs: number;
+  /** OCR_IDLE_MS: the same for a language's Tesseract worker, which takes 1–3 s to start again. */
+  ocrIdleMs: number;
+  /** RENDER_CACHE_MAX_BYTES: finished renders kept for identical requests, in bytes. */
+  renderCacheMaxBytes: number;
+}
+
 /** The result cache's bounds when CACHE_MAX_BYTES / CACHE_MAX_ENTRY_BYTES are unset: 64 MiB in all, 1 MiB per value. */
-export const DEFAULT_CACHE_BOUNDS = Object.freeze({ maxBytes: 64 * 1024 * 1024, maxEntryBytes: 1024 * 1024 });
+export const DEFAULT_CACHE_BOUNDS = Object.freeze({ maxBytes: MEMORY_PROFILES.default.cacheMaxBytes, maxEntryBytes: 1024 * 1024 });
 
 /** The shared test key when TEST_API_KEY is unset; documented in docs/using/keys.md. */
 export const DEFAULT_TEST_API_KEY = 'manifold-test';
@@ -113,6 +126,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(source)) if (v !== undefined && v !== '') env[k] = v;
   const port = nonNegativeInt(env, 'PORT', 3000);
+  const profile = memoryProfile(env);
+  const memory = MEMORY_PROFILES[profile];
   // a placeholder admin or metrics token stops the boot, as a typo in a number does
   checkSecrets(env);
   return Object.freeze({
@@ -144,23 +159,29 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     bodyMinRate: nonNegativeInt(env, 'BODY_MIN_RATE', 1024),
     clientMaxConnections: nonNegativeInt(env, 'CLIENT_MAX_CONNECTIONS', 100),
     cache: Object.freeze({
-      maxBytes: positiveInt(env, 'CACHE_MAX_BYTES', DEFAULT_CACHE_BOUNDS.maxBytes),
+      maxBytes: positiveInt(env, 'CACHE_MAX_BYTES', memory.cacheMaxBytes),
       maxEntryBytes: positiveInt(env, 'CACHE_MAX_ENTRY_BYTES', DEFAULT_CACHE_BOUNDS.maxEntryBytes),
     }),
     logRequests: env.LOG_REQUESTS !== '0',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     s3: env.S3_BUCKET ? s3Settings(env) : undefined,
     cpu: Object.freeze({
-      threads: optionalPositiveInt(env, 'CPU_THREADS'),
+      threads: optionalPositiveInt(env, 'CPU_THREADS') ?? memory.threads,
       queue: optionalPositiveInt(env, 'CPU_QUEUE'),
       taskMs: optionalPositiveInt(env, 'CPU_TASK_MS'),
       taskMemoryMb: optionalPositiveInt(env, 'CPU_TASK_MEMORY_MB'),
     }),
     effects: Object.freeze({
-      threads: optionalPositiveInt(env, 'EFFECTS_THREADS'),
+      threads: optionalPositiveInt(env, 'EFFECTS_THREADS') ?? memory.threads,
       queue: optionalPositiveInt(env, 'EFFECTS_QUEUE'),
       enhanceMaxPixels: optionalPositiveInt(env, 'ENHANCE_MAX_PIXELS'),
-      upscaleThreads: optionalPositiveInt(env, 'UPSCALE_THREADS'),
+      upscaleThreads: optionalPositiveInt(env, 'UPSCALE_THREADS') ?? memory.threads,
+    }),
+    memory: Object.freeze({
+      profile,
+      workerIdleMs: positiveInt(env, 'WORKER_IDLE_MS', memory.workerIdleMs),
+      ocrIdleMs: positiveInt(env, 'OCR_IDLE_MS', memory.ocrIdleMs),
+      renderCacheMaxBytes: positiveInt(env, 'RENDER_CACHE_MAX_BYTES', memory.renderCacheMaxBytes),
     }),
     env: Object.freeze(env),
   });

@@ -84,3 +84,26 @@ t.test('settings their features read later stop the boot too', async (t) => {
     );
   }
 });
+
+t.test('MEMORY_PROFILE: small sizes every pool and cache down, a variable set on its own wins, a typo stops the boot', async (t) => {
+  const defaults = loadConfig({});
+  t.same(defaults.memory, { profile: 'default', workerIdleMs: 30_000, ocrIdleMs: 60_000, renderCacheMaxBytes: 32 * 1024 * 1024 });
+  t.equal(defaults.cache.maxBytes, 64 * 1024 * 1024);
+
+  const small = loadConfig({ MEMORY_PROFILE: 'small' });
+  t.same(small.memory, { profile: 'small', workerIdleMs: 5000, ocrIdleMs: 10_000, renderCacheMaxBytes: 8 * 1024 * 1024 });
+  t.equal(small.cache.maxBytes, 16 * 1024 * 1024);
+  t.equal(small.cpu.threads, 1);
+  t.equal(small.effects.threads, 1);
+  t.equal(small.effects.upscaleThreads, 1);
+  t.teardown(() => Promise.all([closeCpuPool(small), closeRenderPool(small)]));
+  t.equal(cpuPool(small).threads, 1, 'the code pool starts with one worker');
+  t.equal(renderPool(small).threads, 1, 'the render pool too');
+
+  const mixed = loadConfig({ MEMORY_PROFILE: 'small', EFFECTS_THREADS: '2', WORKER_IDLE_MS: '1000', CACHE_MAX_BYTES: '1000' });
+  t.equal(mixed.effects.threads, 2);
+  t.equal(mixed.memory.workerIdleMs, 1000);
+  t.equal(mixed.cache.maxBytes, 1000);
+
+  t.throws(() => loadConfig({ MEMORY_PROFILE: 'tiny' }), { message: 'MEMORY_PROFILE must be one of default, small, got "tiny"' });
+});

@@ -63,3 +63,16 @@ t.test("the caller's abort stops the task with the caller's reason", async (t) =
   await t.rejects(p.run({ kind: 'spin' }, { signal: controller.signal }), reason);
   t.equal(await p.run({ kind: 'sleep', ms: 1 }), 'slept');
 });
+
+t.test('an idle worker exits after idleMs (WORKER_IDLE_MS) and the next task starts another', async (t) => {
+  const p = await pool(t, { idleMs: 200 });
+  const first = await p.run<{ threadId: number }>({ kind: 'echo' });
+  t.equal(p.alive, 1);
+  // piscina's idle timer does not keep the process alive; this does, until the worker is gone
+  const alive = setInterval(() => {}, 1000);
+  await p.retired();
+  clearInterval(alive);
+  t.equal(p.alive, 0, 'no worker is kept: its memory went with it');
+  const next = await p.run<{ threadId: number }>({ kind: 'echo' }, { queueWaitMs: 60_000 });
+  t.not(next.threadId, first.threadId, 'a new worker ran it');
+});

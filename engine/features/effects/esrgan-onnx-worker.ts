@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { workerData } from 'node:worker_threads';
 import * as ort from 'onnxruntime-node';
+import { boundedTask } from '../../platform/workers/task.js';
 import { ESRGAN_NETWORKS, MODELS_DIR, MODELS_INDEX, type BuiltNetwork, type EsrganNetwork } from './esrgan-models.js';
 import { placeTile, planTiles, tileInput } from './esrgan-tiles.js';
 
@@ -56,7 +57,10 @@ function open(network: EsrganNetwork) {
   return opened;
 }
 
-export default async function run(job: EsrganJob): Promise<EsrganResult> {
+/** One job of the neural pool (upscale.ts), through the bounded pool's task wrapper: the wall clock starts once the worker has it. */
+export default boundedTask(run);
+
+async function run(job: EsrganJob): Promise<EsrganResult> {
   const { session, built } = await open(job.network);
   const { width, height } = job;
   const scale = built.scale;

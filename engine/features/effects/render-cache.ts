@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { RenderResult } from './render.js';
+import { MEMORY_PROFILES } from '../../platform/settings/memory-profile.js';
 
 /**
  * Finished renders by request hash, bounded by bytes, with single-flight: while a
@@ -9,7 +10,8 @@ export class RenderCache {
   private readonly done: LRUCache<string, RenderResult>;
   private readonly running = new Map<string, Promise<RenderResult>>();
 
-  constructor(maxBytes = 96 * 1024 * 1024) {
+  /** `maxBytes`: RENDER_CACHE_MAX_BYTES (config.memory), the default profile's when none is given. */
+  constructor(maxBytes: number = MEMORY_PROFILES.default.renderCacheMaxBytes) {
     this.done = new LRUCache<string, RenderResult>({ maxSize: maxBytes, sizeCalculation: (r) => Math.max(1, r.data.length) });
   }
 

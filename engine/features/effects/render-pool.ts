@@ -1,6 +1,4 @@
-import os from 'node:os';
-import { Piscina } from 'piscina';
-import { overloaded } from '../../core/errors.js';
+import { BoundedPool } from '../../platform/workers/pool.js';
 import type { PoolStats } from '../../platform/workers/pool-stats.js';
 import type { WorkerJob } from './render-worker.js';
 import { siblingModule } from '../../core/root.js';
@@ -14,55 +12,56 @@ export interface PoolOptions {
    * threads × queue waiting jobs, and beyond that renders answer 503 overloaded.
    */
   queue?: number;
+  /** WORKER_IDLE_MS: an idle worker exits after this, with the memory Skia and libvips held in it. */
+  idleMs?: number;
 }
 
-/**
- * Worker-thread pool for renders and image manipulations: Skia drawing and encoding are CPU bound and
- * would block the event loop. The queue is bounded so a burst is refused with
- * 503 instead of piling up memory and latency.
- */
 export const DEFAULT_QUEUE_PER_WORKER = 16;
+/**
+ * Wall-clock limit of one render once a worker runs it: a backstop (renders take 20–500 ms
+ * on a quiet core), generous because a loaded host stretches wall-clock time. Past it the
+ * worker is replaced and the caller gets 422 too_complex.
+ */
+export const RENDER_TASK_MS = 30_000;
 
+/**
+ * Renders and image manipulations off the event loop (Skia drawing and encoding are CPU
+ * bound), on the engine's one bounded pool implementation (platform/workers/pool.ts): a
+ * bounded queue (503 overloaded beyond it) so a burst is refused instead of piling up memory
+ * and latency, a wall-clock limit per render, V8 limits per worker, and errors that keep
+ * their status and code across the thread boundary.
+ */
 export class RenderPool {
-  private readonly pool: Piscina;
+  private readonly pool: BoundedPool;
   readonly threads: number;
   /** Jobs that may wait, all workers together. */
   readonly maxQueue: number;
 
   constructor(options: PoolOptions = {}) {
-    this.threads = options.threads ?? Math.max(1, os.availableParallelism());
-    // piscina's maxQueue is the pool's total
-    this.maxQueue = this.threads * (options.queue ?? DEFAULT_QUEUE_PER_WORKER);
-    this.pool = new Piscina({
+    this.pool = new BoundedPool({
       filename: siblingModule(import.meta.url, 'render-worker'),
-      minThreads: 1,
-      maxThreads: this.threads,
-      maxQueue: this.maxQueue,
-      idleTimeout: 60_000,
+      name: 'The image renderers',
+      threads: options.threads,
+      queuePerThread: options.queue ?? DEFAULT_QUEUE_PER_WORKER,
+      taskMs: RENDER_TASK_MS,
+      // a queue of renders drains at a few per second per worker: wait longer than the code pool's 10 s
+      queueWaitMs: 30_000,
+      resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
+      idleMs: options.idleMs,
     });
+    this.threads = this.pool.threads;
+    this.maxQueue = this.pool.stats.queueLimit;
   }
 
-  /** Jobs running or waiting, counted here: piscina reports only the waiting ones. */
-  private inFlight = 0;
-
   async render(job: WorkerJob, signal?: AbortSignal): Promise<RenderResult> {
-    this.inFlight += 1;
-    try {
-      const result: RenderResult = await this.pool.run(job, { signal });
-      // Buffers come back as plain Uint8Arrays after the structured clone.
-      return { ...result, data: Buffer.from(result.data.buffer, result.data.byteOffset, result.data.byteLength) };
-    } catch (err) {
-      if (err instanceof Error && /queue is at limit/i.test(err.message)) throw overloaded('The image renderer is busy');
-      throw err;
-    } finally {
-      this.inFlight -= 1;
-    }
+    const result = await this.pool.run<RenderResult>(job, { signal });
+    // Buffers come back as plain Uint8Arrays after the structured clone.
+    return { ...result, data: Buffer.from(result.data.buffer, result.data.byteOffset, result.data.byteLength) };
   }
 
   /** Jobs running and waiting (for /metrics). */
   get stats(): PoolStats {
-    const queued = this.pool.queueSize;
-    return { active: Math.max(0, this.inFlight - queued), queued, workers: this.threads, queueLimit: this.maxQueue };
+    return this.pool.stats;
   }
 
   get queueSize(): number {
@@ -70,6 +69,6 @@ export class RenderPool {
   }
 
   close(): Promise<void> {
-    return this.pool.destroy();
+    return this.pool.close();
   }
 }

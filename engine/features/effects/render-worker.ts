@@ -1,3 +1,4 @@
+import { boundedTask } from '../../platform/workers/task.js';
 import { renderTemplate, type RenderParams, type RenderResult } from './render.js';
 import { runImageOp, type ImageJob } from './image-ops.js';
 import type { Template } from './template-types.js';
@@ -12,8 +13,8 @@ export interface RenderJob {
 }
 export type WorkerJob = RenderJob | ImageJob | StickerJob;
 
-/** Piscina entry point: one template render, image manipulation or sticker per call, in a worker thread. */
-export default function run(job: WorkerJob): Promise<RenderResult> {
+/** One template render, image manipulation or sticker per task, in a worker of the render pool (render-pool.ts). */
+export default boundedTask((job: WorkerJob): Promise<RenderResult> => {
   if ('sticker' in job) return renderSticker(job);
   return 'op' in job ? runImageOp(job) : renderTemplate(job.template, job.params, job.photo);
-}
+});

@@ -10,14 +10,19 @@ import { scopeOf } from '../../platform/scope.js';
 
 /** The pool, created on first use, sized by EFFECTS_THREADS / EFFECTS_QUEUE (checked by loadConfig). */
 export function renderPool(config: Config | undefined): RenderPool {
-  return scopeOf(config).own('render', () => new RenderPool({ threads: config?.effects?.threads, queue: config?.effects?.queue }), {
-    close: (pool) => pool.close(),
-    stats: (pool) => pool.stats,
-  });
+  return scopeOf(config).own(
+    'render',
+    () => new RenderPool({ threads: config?.effects?.threads, queue: config?.effects?.queue, idleMs: config?.memory?.workerIdleMs }),
+    {
+      close: (pool) => pool.close(),
+      stats: (pool) => pool.stats,
+    },
+  );
 }
 
 export function renderCache(config: Config | undefined): RenderCache {
-  return scopeOf(config).own('render cache', () => new RenderCache());
+  // RENDER_CACHE_MAX_BYTES, by MEMORY_PROFILE: the renders themselves, in the main thread
+  return scopeOf(config).own('render cache', () => new RenderCache(config?.memory?.renderCacheMaxBytes));
 }
 
 /** Stops the workers now (the engine's close does it too). */

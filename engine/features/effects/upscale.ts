@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Piscina } from 'piscina';
+import { BoundedPool } from '../../platform/workers/pool.js';
 import sharp, { type Metadata, type Sharp } from 'sharp';
-import { invalidParameter, overloaded, unavailable } from '../../core/errors.js';
+import { invalidParameter, unavailable } from '../../core/errors.js';
 import { CONTENT_TYPES, type ImageFormat } from './encode.js';
 import { PHOTO_MAX_PIXELS } from './photo-input.js';
 import { PHOTO_UNREADABLE, type RenderResult } from './render.js';
@@ -43,21 +43,38 @@ export function neuralThreads(config?: Config): number {
   return config?.effects?.upscaleThreads ?? Math.min(4, os.availableParallelism());
 }
 
-/** One neural job at a time per engine, on `neuralThreads` threads: it is slow and memory-hungry, so it must not starve the renderers. */
-function esrganPool(config: Config | undefined): Piscina {
+/**
+ * Wall-clock limit of one neural job once the worker runs it: the largest result (2048×2048)
+ * takes ~10 s on two quiet cores; a loaded host stretches that several times.
+ */
+export const NEURAL_TASK_MS = 90_000;
+
+/**
+ * One neural job at a time per engine, on `neuralThreads` threads: it is slow and
+ * memory-hungry, so it must not starve the renderers. The engine's one bounded pool
+ * implementation (platform/workers/pool.ts), in a pool of its own so that the worker holding
+ * the networks retires after WORKER_IDLE_MS and gives their memory back, however busy the
+ * renderers are.
+ */
+function esrganPool(config: Config | undefined): BoundedPool {
   const workerData: EsrganWorkerData = { threads: neuralThreads(config) };
   return scopeOf(config).own(
     'esrgan',
     () =>
-      new Piscina({
+      new BoundedPool({
         filename: siblingModule(import.meta.url, 'esrgan-onnx-worker'),
-        minThreads: 0,
-        maxThreads: 1,
-        maxQueue: 4,
-        idleTimeout: 120_000,
+        name: 'The upscalers',
+        threads: 1,
+        queue: 4,
+        taskMs: NEURAL_TASK_MS,
+        // up to four jobs of ~1–10 s each may be ahead of this one
+        queueWaitMs: 60_000,
+        // onnxruntime's memory is native: the V8 heap holds the tiles only
+        resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
+        idleMs: config?.memory?.workerIdleMs,
         workerData,
       }),
-    { close: (pool) => pool.destroy() },
+    { close: (pool) => pool.close(), stats: (pool) => pool.stats },
   );
 }
 
@@ -90,13 +107,7 @@ async function neural(src: Sharp, w: number, h: number, network: EsrganNetwork, 
       throw new Error(`${PHOTO_UNREADABLE}: ${err.message}`);
     });
   const job: EsrganJob = { network, rgb: data, width: w, height: h };
-  let r: EsrganResult;
-  try {
-    r = await esrganPool(config).run(job);
-  } catch (err) {
-    if (err instanceof Error && /queue is at limit/i.test(err.message)) throw overloaded('The upscaler is busy');
-    throw err;
-  }
+  const r = await esrganPool(config).run<EsrganResult>(job);
   return sharp(Buffer.from(r.rgb.buffer, r.rgb.byteOffset, r.rgb.byteLength), { raw: { width: r.width, height: r.height, channels: 3 } });
 }
 

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import type { Worker } from 'tesseract.js';
 import { abortable } from '../../core/abortable.js';
 import type { EngineScope } from '../../platform/scope.js';
+import { MEMORY_PROFILES } from '../../platform/settings/memory-profile.js';
 
 /**
  * Tesseract (tesseract.js: the C++ engine compiled to WebAssembly, running in its own
@@ -11,10 +12,11 @@ import type { EngineScope } from '../../platform/scope.js';
  * `@tesseract.js-data/<code>` packages installed beside it (English ships with
  * Manifold; `npm i @tesseract.js-data/spa` adds Spanish). One worker per language is
  * started on first use and kept warm — start-up costs 1–3 s, a warm page ~0.3–0.6 s —
- * until it has been idle for IDLE_MS, and every worker is terminated on shutdown.
+ * until it has been idle for OCR_IDLE_MS (by MEMORY_PROFILE: 60 s, or 10 s with `small`;
+ * a worker holds ~100 MiB of WebAssembly memory that only its exit gives back), and every
+ * worker is terminated on shutdown.
  */
 const require = createRequire(import.meta.url);
-const IDLE_MS = 10 * 60 * 1000;
 
 /** Two-letter codes clients send, for the languages that have a tesseract.js data package. */
 const ISO_639_1: Record<string, string> = {
@@ -128,14 +130,14 @@ function warmWorker(workers: Workers, code: string, data: LanguageData): Warm {
   return warm;
 }
 
-function release(workers: Workers, code: string, warm: Warm): void {
+function release(workers: Workers, code: string, warm: Warm, idleMs: number): void {
   warm.busy--;
   if (warm.busy > 0 || workers.get(code) !== warm) return;
   warm.idle = setTimeout(() => {
     if (workers.get(code) !== warm || warm.busy > 0) return;
     workers.delete(code);
     void warm.worker.then((w) => w.terminate()).catch(() => undefined);
-  }, IDLE_MS);
+  }, idleMs);
   warm.idle.unref();
 }
 
@@ -143,9 +145,15 @@ function release(workers: Workers, code: string, warm: Warm): void {
  * Recognise the text of an image (PNG/JPEG/… bytes, already size-checked) in `code`,
  * an installed language. A call that is aborted stops waiting at once; the page it
  * started finishes in the worker (Tesseract cannot stop mid-page), which is why the
- * caller bounds the image's size.
+ * caller bounds the image's size. `idleMs`: OCR_IDLE_MS (config.memory).
  */
-export async function recognize(image: Buffer, code: string, signal: AbortSignal, scope: EngineScope): Promise<OcrResult> {
+export async function recognize(
+  image: Buffer,
+  code: string,
+  signal: AbortSignal,
+  scope: EngineScope,
+  idleMs: number = MEMORY_PROFILES.default.ocrIdleMs,
+): Promise<OcrResult> {
   const data = dataPackage(code);
   if (!data) throw new Error(`no tesseract.js data package for ${code}`);
   const workers = workersOf(scope);
@@ -165,6 +173,6 @@ export async function recognize(image: Buffer, code: string, signal: AbortSignal
     }
     return { text: page.text.trim(), lines, confidence: Math.round(page.confidence) };
   } finally {
-    release(workers, code, warm);
+    release(workers, code, warm, idleMs);
   }
 }

@@ -18,10 +18,13 @@ export const DEFAULT_TASK_MS = 5000;
 
 /** The engine's code pool (engine/platform/scope.ts), started on first use. */
 export function cpuPool(config: Config | undefined): BoundedPool {
-  return scopeOf(config).own('cpu', () => startCpuPool(config?.cpu ?? {}), { close: (pool) => pool.close(), stats: (pool) => pool.stats });
+  return scopeOf(config).own('cpu', () => startCpuPool(config?.cpu ?? {}, config?.memory?.workerIdleMs), {
+    close: (pool) => pool.close(),
+    stats: (pool) => pool.stats,
+  });
 }
 
-function startCpuPool(settings: CpuPoolSettings): BoundedPool {
+function startCpuPool(settings: CpuPoolSettings, idleMs: number | undefined): BoundedPool {
   const memory = settings.taskMemoryMb ?? 256;
   return new BoundedPool({
     filename: siblingModule(import.meta.url, 'cpu-worker'),
@@ -30,6 +33,7 @@ function startCpuPool(settings: CpuPoolSettings): BoundedPool {
     queue: settings.queue,
     taskMs: settings.taskMs ?? DEFAULT_TASK_MS,
     resourceLimits: { maxOldGenerationSizeMb: memory, maxYoungGenerationSizeMb: Math.min(64, Math.ceil(memory / 8)), stackSizeMb: 4 },
+    idleMs,
   });
 }
 

@@ -3,6 +3,7 @@ import { MessageChannel, type ResourceLimits } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { ApiError, overloaded, tooComplex } from '../../core/errors.js';
 import type { PoolStats } from './pool-stats.js';
+import { MEMORY_PROFILES } from '../settings/memory-profile.js';
 import { TASK_PICKED, TASK_STARTED, fromWire, type TaskEnvelope, type WireOutcome } from './task.js';
 
 /**
@@ -23,8 +24,10 @@ export interface BoundedPoolOptions {
   name: string;
   /** Worker threads; defaults to the number of cores. */
   threads?: number;
-  /** Tasks allowed to wait for a free worker; defaults to 8 per thread. */
+  /** Tasks allowed to wait for a free worker, all threads together; defaults to `queuePerThread` per thread. */
   queue?: number;
+  /** Tasks allowed to wait per thread when `queue` is unset; default 8. */
+  queuePerThread?: number;
   /** Per-worker V8 limits; a worker that exceeds them is replaced. */
   resourceLimits?: ResourceLimits;
   /** Default wall-clock limit of one task once started. */
@@ -33,6 +36,14 @@ export interface BoundedPoolOptions {
   niceIncrement?: number;
   /** Longest a task may wait in the queue before 503 overloaded; defaults to 10 s. */
   queueWaitMs?: number;
+  /**
+   * A worker with nothing to do for this long exits (WORKER_IDLE_MS; default 30 s), every one
+   * of them: what a worker holds (its heap, loaded modules, Skia's and libvips' memory, a
+   * neural network) goes back to the system, and the next task starts a worker again.
+   */
+  idleMs?: number;
+  /** Handed to each worker as `workerData` (e.g. how many threads its engine may use). */
+  workerData?: unknown;
 }
 
 export interface RunOptions {
@@ -56,13 +67,14 @@ export class BoundedPool {
 
   constructor(private readonly options: BoundedPoolOptions) {
     this.threads = options.threads ?? Math.max(1, os.availableParallelism());
-    this.capacity = this.threads + (options.queue ?? this.threads * 8);
+    this.capacity = this.threads + (options.queue ?? this.threads * (options.queuePerThread ?? 8));
     this.pool = new Piscina({
       filename: options.filename,
-      minThreads: 1,
+      minThreads: 0,
       maxThreads: this.threads,
-      idleTimeout: 60_000,
+      idleTimeout: options.idleMs ?? MEMORY_PROFILES.default.workerIdleMs,
       resourceLimits: options.resourceLimits,
+      workerData: options.workerData,
       // workers yield the CPU to the event loop thread first (Linux thread priority, via @napi-rs/nice)
       niceIncrement: options.niceIncrement ?? 10,
     });
@@ -89,8 +101,9 @@ export class BoundedPool {
       stop.abort(error);
     };
     // waiting for a worker: limited, so a flood is refused instead of piling up; not
-    // counted before any worker has started (a cold start on a busy host is no flood)
-    let timer = this.warm ? setTimeout(() => fail(overloaded(`${this.options.name} are busy`)), queueWaitMs) : undefined;
+    // counted before any worker has started, nor when every worker has retired while idle
+    // (a cold start on a busy host is no flood)
+    let timer = this.warm && this.pool.threads.length > 0 ? setTimeout(() => fail(overloaded(`${this.options.name} are busy`)), queueWaitMs) : undefined;
     let started = false;
     const { port1, port2 } = new MessageChannel();
     port1.on('message', (message) => {
@@ -137,6 +150,17 @@ export class BoundedPool {
   /** Tasks running and waiting (for /metrics). */
   get stats(): PoolStats {
     return { active: Math.min(this.inFlight, this.threads), queued: this.queueSize, workers: this.threads, queueLimit: this.capacity - this.threads };
+  }
+
+  /** Worker threads alive now: 0 once every worker has retired while idle. */
+  get alive(): number {
+    return this.pool.threads.length;
+  }
+
+  /** Settles once no worker is alive: each has retired while idle (or the pool was closed). */
+  async retired(): Promise<void> {
+    // piscina announces a worker's end before it leaves the list: look again on the next turn
+    while (this.alive > 0) await new Promise((resolve) => this.pool.once('workerDestroy', () => setImmediate(resolve)));
   }
 
   close(): Promise<void> {

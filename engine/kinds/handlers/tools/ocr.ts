@@ -30,7 +30,7 @@ export default handler<{ url: string; lang: string }>(async ({ params, call, set
   } catch {
     throw invalidParameter('url', `not a supported image, or over ${PHOTO_MAX_PIXELS / 1e6} megapixels`);
   }
-  const result = await recognize(image, code, call.signal, setup.scope);
+  const result = await recognize(image, code, call.signal, setup.scope, setup.config.memory?.ocrIdleMs);
   if (!result.text) throw notFound('No text was found in the image');
   return { ...result, language: code };
 });

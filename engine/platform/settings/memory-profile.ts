@@ -1,0 +1,44 @@
+/**
+ * MEMORY_PROFILE: the defaults that decide how much memory the server holds once busy
+ * (bench/memory measures them; docs/operating/memory.md has the figures). `default` suits a
+ * host with 1 GB or more; `small` a 512 MB container or VPS: one worker thread per pool, small
+ * caches, idle workers retired within seconds. Every endpoint answers under either; `small`
+ * trades throughput on parallel heavy work and warm starts for memory. A variable set on its
+ * own (CPU_THREADS, EFFECTS_THREADS, UPSCALE_THREADS, CACHE_MAX_BYTES, RENDER_CACHE_MAX_BYTES,
+ * WORKER_IDLE_MS, OCR_IDLE_MS) wins over its profile's value.
+ */
+export const MEMORY_PROFILES = {
+  default: {
+    /** Worker threads of the code and render pools and onnxruntime's threads: unset, so each takes its own default (the cores). */
+    threads: undefined,
+    cacheMaxBytes: 64 * 1024 * 1024,
+    renderCacheMaxBytes: 32 * 1024 * 1024,
+    workerIdleMs: 30_000,
+    ocrIdleMs: 60_000,
+  },
+  small: {
+    threads: 1,
+    cacheMaxBytes: 16 * 1024 * 1024,
+    renderCacheMaxBytes: 8 * 1024 * 1024,
+    workerIdleMs: 5_000,
+    ocrIdleMs: 10_000,
+  },
+} as const satisfies Record<string, MemoryProfileDefaults>;
+
+export interface MemoryProfileDefaults {
+  threads: number | undefined;
+  cacheMaxBytes: number;
+  renderCacheMaxBytes: number;
+  workerIdleMs: number;
+  ocrIdleMs: number;
+}
+
+export type MemoryProfile = keyof typeof MEMORY_PROFILES;
+
+/** MEMORY_PROFILE's value (`default` when unset); anything else stops the boot naming the choices. */
+export function memoryProfile(env: Readonly<Record<string, string | undefined>>): MemoryProfile {
+  const raw = env.MEMORY_PROFILE?.trim() || 'default';
+  if (!Object.hasOwn(MEMORY_PROFILES, raw))
+    throw new Error(`MEMORY_PROFILE must be one of ${Object.keys(MEMORY_PROFILES).join(', ')}, got "${env.MEMORY_PROFILE}"`);
+  return raw as MemoryProfile;
+}

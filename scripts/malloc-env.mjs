@@ -1,0 +1,41 @@
+// glibc's allocator settings for the server process, which glibc reads once, when the
+// process starts: `npm start` (start.mjs) restarts itself with them in place when the host
+// has not set them, and the image sets them in its ENV.
+//
+// Why (bench/memory, docs/operating/memory.md): every worker thread that draws with Skia,
+// encodes with libvips or runs onnxruntime gets a malloc arena of its own (up to 8 per core)
+// and glibc raises its mmap threshold as large blocks are freed, so the next canvases and
+// pixel buffers come from those arenas and stay there once freed. Two render workers held
+// ~520 MiB after 100 renders each, ~410 MiB after they exited; with two arenas and a fixed
+// 64 KiB threshold (large blocks mapped and unmapped on their own) 230 MiB and 150 MiB.
+// Plain JavaScript: it runs before anything is built.
+
+/** The settings and the value each takes when the host has not set it. */
+export const MALLOC_DEFAULTS = Object.freeze({
+  // arenas for all threads together: the main thread's and one more
+  MALLOC_ARENA_MAX: '2',
+  // fixed (which also stops glibc moving it up): blocks from 64 KiB are mmapped, and unmapped when freed
+  MALLOC_MMAP_THRESHOLD_: '65536',
+  // free memory at the top of an arena above this goes back to the system
+  MALLOC_TRIM_THRESHOLD_: '131072',
+});
+
+/**
+ * The environment to restart the server with, or undefined when it already runs with the
+ * settings it should have. `before` is the process's own environment, `env` the same once
+ * the env file is read: a setting the host gave in either wins over the default, one given
+ * only in the file needs the restart as well (glibc read the environment before the file).
+ * Nothing on systems other than Linux, and nothing with MALLOC_TUNING=off. musl (Alpine)
+ * ignores these names, so they cost nothing there.
+ * @param {Record<string, string | undefined>} before
+ * @param {Record<string, string | undefined>} env
+ * @param {string} platform
+ * @returns {Record<string, string | undefined> | undefined}
+ */
+export function mallocRestartEnv(before, env, platform) {
+  if (platform !== 'linux' || env.MALLOC_TUNING === 'off') return undefined;
+  const changed = Object.entries(MALLOC_DEFAULTS)
+    .map(([name, value]) => [name, env[name] ?? value])
+    .filter(([name, value]) => before[name] !== value);
+  return changed.length ? { ...before, ...Object.fromEntries(changed) } : undefined;
+}

@@ -1,0 +1,65 @@
+/**
+ * glibc's allocator settings for the server (scripts/malloc-env.mjs): which environment
+ * `npm start` restarts itself with, and, on a Node with process.execve, that the process
+ * listening is the same one, running with them.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import t from 'tap';
+import { ROOT } from '../../engine/core/root.js';
+import { MALLOC_DEFAULTS, mallocRestartEnv } from '../../scripts/malloc-env.mjs';
+import { tempDataDir } from '../support/serve.js';
+
+t.test('the defaults the host left unset, the host winning, a setting from the env file applied', async (t) => {
+  t.same(mallocRestartEnv({ A: '1' }, { A: '1' }, 'linux'), { A: '1', ...MALLOC_DEFAULTS });
+  t.same(mallocRestartEnv({ MALLOC_ARENA_MAX: '4' }, { MALLOC_ARENA_MAX: '4' }, 'linux'), { ...MALLOC_DEFAULTS, MALLOC_ARENA_MAX: '4' }, 'the host chose 4');
+  t.same(
+    mallocRestartEnv({}, { MALLOC_ARENA_MAX: '1' }, 'linux'),
+    { ...MALLOC_DEFAULTS, MALLOC_ARENA_MAX: '1' },
+    'set in the env file only: glibc read the environment before the file, so restart with it',
+  );
+  t.equal(mallocRestartEnv({ ...MALLOC_DEFAULTS }, { ...MALLOC_DEFAULTS }, 'linux'), undefined, 'already running with them: no restart');
+  t.equal(mallocRestartEnv({}, { MALLOC_TUNING: 'off' }, 'linux'), undefined, 'MALLOC_TUNING=off');
+  t.equal(mallocRestartEnv({}, {}, 'darwin'), undefined, 'not glibc');
+});
+
+t.test('the image sets the same values (it starts main.js directly, without npm start)', async (t) => {
+  const dockerfile = fs.readFileSync(path.join(ROOT, 'deploy', 'Dockerfile'), 'utf8');
+  const env = /^ENV (MALLOC_\S+(?: MALLOC_\S+)*)$/m.exec(dockerfile);
+  t.ok(env, 'an ENV line of MALLOC_ settings');
+  t.same(Object.fromEntries(env![1].split(' ').map((kv) => kv.split('='))), MALLOC_DEFAULTS);
+});
+
+const canRestart = typeof (process as { execve?: unknown }).execve === 'function' && process.platform === 'linux';
+
+t.test('npm start runs the server with them, in the same process', { skip: canRestart ? false : 'needs Node 22.15+ on Linux (process.execve)' }, async (t) => {
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.mjs')], {
+    // from the project, as npm start runs (a stale build is rebuilt with the project's tsx)
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: tempDataDir(),
+      ENV_FILE: '/dev/null',
+      MALLOC_ARENA_MAX: '4',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  t.teardown(() => void child.kill());
+  const lines = readline.createInterface({ input: child.stdout });
+  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`exited ${code}`))));
+  await Promise.race([exited, new Promise<void>((resolve) => lines.on('line', (line) => line.includes('"listening"') && resolve()))]);
+  const environ = new Map(
+    fs
+      .readFileSync(`/proc/${child.pid}/environ`, 'utf8')
+      .split('\0')
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
+  t.equal(environ.get('MALLOC_ARENA_MAX'), '4', "the host's value");
+  t.equal(environ.get('MALLOC_MMAP_THRESHOLD_'), MALLOC_DEFAULTS.MALLOC_MMAP_THRESHOLD_, 'the default for what the host left unset');
+  t.equal(environ.get('MALLOC_TRIM_THRESHOLD_'), MALLOC_DEFAULTS.MALLOC_TRIM_THRESHOLD_);
+});
