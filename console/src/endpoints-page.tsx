@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { ColumnHeads } from './column-heads.js';
 import { api } from './api.js';
 import { count } from './format.js';
 import { ErrorMessage, PageHeading } from './page-heading.js';
@@ -50,12 +51,7 @@ export function EndpointsPage({ title }: { title: string }) {
           <div class="table-wrap">
             <table id="unavailable-table">
               <caption class="visually-hidden">What would enable the unavailable endpoints</caption>
-              <thead>
-                <tr>
-                  <th scope="col">To enable them</th>
-                  <th scope="col">Endpoints</th>
-                </tr>
-              </thead>
+              <ColumnHeads columns={['To enable them', 'Endpoints']} />
               <tbody>
                 {groups?.map((g) => (
                   <tr key={g.fix}>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { ColumnHeads } from './column-heads.js';
 import { fetchPublic } from './api.js';
 import { bytes, count, time } from './format.js';
 import { ErrorMessage, PageHeading } from './page-heading.js';
@@ -61,14 +62,7 @@ export function HealthPage({ title }: { title: string }) {
           </p>
           <div class="table-wrap">
             <table id="health-table">
-              <thead>
-                <tr>
-                  <th scope="col">Dependency</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Check took</th>
-                  <th scope="col">Problem</th>
-                </tr>
-              </thead>
+              <ColumnHeads columns={['Dependency', 'State', 'Check took', 'Problem']} />
               <tbody>
                 {rows(ready.body).map((r) => (
                   <tr key={r.dependency}>

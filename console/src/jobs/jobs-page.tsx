@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { ColumnHeads } from '../column-heads.js';
 import { api, query } from '../api.js';
 import { When } from '../when.js';
 import { KeySelect } from '../key-select.js';
@@ -76,18 +77,7 @@ export function JobsPage({ title }: { title: string }) {
         <div class="table-wrap">
           <table>
             <caption class="visually-hidden">Jobs, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Job</th>
-                <th scope="col">Key</th>
-                <th scope="col">Endpoint</th>
-                <th scope="col">Status</th>
-                <th scope="col">Progress</th>
-                <th scope="col">Created</th>
-                <th scope="col">Finished</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
+            <ColumnHeads columns={['Job', 'Key', 'Endpoint', 'Status', 'Progress', 'Created', 'Finished', 'Actions']} />
             <tbody>
               {jobs.map((job) => (
                 <tr key={job.job_id} data-job-id={job.job_id}>

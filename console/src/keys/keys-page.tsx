@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { ColumnHeads } from '../column-heads.js';
 import { api } from '../api.js';
 import { Dialog } from '../dialog.js';
 import { count } from '../format.js';
@@ -57,21 +58,21 @@ export function KeysPage({ title }: { title: string }) {
         <div class="table-wrap">
           <table>
             <caption class="visually-hidden">API keys</caption>
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Tier</th>
-                <th scope="col">Per minute</th>
-                <th scope="col">Per day</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Allowed endpoints</th>
-                <th scope="col">Allowed addresses</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">State</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
+            <ColumnHeads
+              columns={[
+                'Key',
+                'Tier',
+                'Per minute',
+                'Per day',
+                'Expires',
+                'Allowed endpoints',
+                'Allowed addresses',
+                'Created',
+                'Last used',
+                'State',
+                'Actions',
+              ]}
+            />
             <tbody>
               {shown.map((key) => (
                 <tr key={key.id} data-key-id={key.id}>

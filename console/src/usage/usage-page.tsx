@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { ColumnHeads } from '../column-heads.js';
 import { api, fetchText, query } from '../api.js';
 import { bytes, count, daysAgo, utcDay } from '../format.js';
 import { KeySelect } from '../key-select.js';
@@ -193,21 +194,17 @@ function UsageChart(props: { id: string; title: string; labels: string[]; rows: 
         <summary>Numbers</summary>
         <div class="table-wrap">
           <table id={`${id}-table`}>
-            <thead>
-              <tr>
-                <th scope="col">{firstColumn}</th>
-                <th scope="col">Requests</th>
-                {CLASSES.map((c) => (
-                  <th key={c.field} scope="col">
-                    {c.label}
-                  </th>
-                ))}
-                <th scope="col">Bytes out</th>
-                <th scope="col">Prompt tokens</th>
-                <th scope="col">Completion tokens</th>
-                {media && <th scope="col">Media seconds</th>}
-              </tr>
-            </thead>
+            <ColumnHeads
+              columns={[
+                firstColumn,
+                'Requests',
+                ...CLASSES.map((c) => c.label),
+                'Bytes out',
+                'Prompt tokens',
+                'Completion tokens',
+                ...(media ? ['Media seconds'] : []),
+              ]}
+            />
             <tbody>
               {rows
                 .map((row, i) => ({ row, label: labels[i]! }))
