@@ -2,7 +2,10 @@
  * The neural upscaler's engines side by side, in one run, on the same 256×256 photo ×4:
  * the TensorFlow.js engine the upscaler ran on until #21 (wasm backend, one thread) and the
  * onnxruntime engine it runs on now (the same ESRGAN weights converted at build time), each
- * in its own worker thread as the server runs them, in interleaved rounds.
+ * in its own worker thread, in interleaved rounds. Both sides include what the endpoint does
+ * around the network: the photo decoded by sharp and the result encoded as JPEG (and, for
+ * remini's ESRGAN-medium, the light sharpening); the onnxruntime side is the engine's own
+ * upscale() / enhance(), the TensorFlow.js side its worker with the same steps around it.
  *
  *   npm run build && node --import tsx bench/local-engines/upscaler.ts
  *   ROUNDS=7 SIDE=256 node --import tsx bench/local-engines/upscaler.ts -- --base <commit>
@@ -19,8 +22,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import sharp from 'sharp';
-import { ESRGAN_NETWORKS, type EsrganNetwork } from '../../engine/features/effects/esrgan-models.js';
-import { neuralThreads } from '../../engine/features/effects/upscale.js';
+import { loadConfig, type Config } from '../../engine/platform/config.js';
+import { closeUpscalePool, enhance, neuralThreads, upscale } from '../../engine/features/effects/upscale.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
@@ -57,80 +60,82 @@ function referenceWorker(): { file: string; commit: string } {
   return { file, commit: short };
 }
 
-/** One photo, the same for both engines: a real picture (the remini fixture) enlarged to SIDE×SIDE. */
-async function photo(): Promise<Uint8Array> {
-  const { data } = await sharp(path.join(ROOT, 'endpoints/tools/fixtures/remini-astronaut-64x48.jpg'))
+/** One photo, the same for both engines: a real picture (the remini fixture) enlarged to SIDE×SIDE, as a JPEG. */
+async function photo(): Promise<Buffer> {
+  return sharp(path.join(ROOT, 'endpoints/tools/fixtures/remini-astronaut-64x48.jpg'))
     .resize(SIDE, SIDE, { fit: 'cover', kernel: 'lanczos3' })
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return new Uint8Array(data);
+    .jpeg({ quality: 92 })
+    .toBuffer();
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const reference = referenceWorker();
-const rgb = await photo();
-const threads = neuralThreads();
-const onnx = (n: number) =>
-  new Piscina({
-    filename: new URL('../../engine/features/effects/esrgan-onnx-worker.ts', import.meta.url).href,
-    maxThreads: 1,
-    workerData: { threads: n },
-  });
-const engines = [
-  {
-    name: `TF.js wasm, 1 thread (${reference.commit})`,
-    pool: new Piscina({ filename: reference.file, maxThreads: 1 }),
-    tfjs: true,
-    times: new Map<string, number[]>(),
-  },
-  { name: 'onnxruntime, 1 thread', pool: onnx(1), tfjs: false, times: new Map<string, number[]>() },
-  ...(threads > 1 ? [{ name: `onnxruntime, ${threads} threads`, pool: onnx(threads), tfjs: false, times: new Map<string, number[]>() }] : []),
-];
-const networks: [EsrganNetwork, 'slim' | 'medium'][] = [
-  ['esrgan-slim-x4', 'slim'],
-  ['esrgan-medium-x4', 'medium'],
-];
+const input = await photo();
+const tfjs = new Piscina({ filename: reference.file, maxThreads: 1 });
+type Network = 'slim' | 'medium';
+/** The TensorFlow.js worker with the endpoint's steps around it: decode, network, (sharpen), encode. */
+const viaTfjs = async (model: Network) => {
+  const { data } = await sharp(input).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const r = (await tfjs.run({ model, scale: 4, rgb: new Uint8Array(data), width: SIDE, height: SIDE })) as { rgb: Uint8Array; width: number; height: number };
+  const out = sharp(Buffer.from(r.rgb), { raw: { width: r.width, height: r.height, channels: 3 } });
+  // the sharpening remini applies after ESRGAN-medium (upscale.ts, enhance)
+  return (model === 'medium' ? out.sharpen({ sigma: 0.8, m1: 0.6, m2: 1.5 }) : out).jpeg({ quality: 92 }).toBuffer();
+};
+const viaOnnx = (config: Config) => async (model: Network) =>
+  (model === 'slim' ? await upscale(input, 'esrgan-slim-4x', 'jpg', config) : await enhance(input, 'jpg', SIDE * SIDE, config)).data;
 
-const outputs = new Map<string, Uint8Array>();
-const once = async (engine: (typeof engines)[number], network: EsrganNetwork, model: 'slim' | 'medium') => {
-  const job = engine.tfjs ? { model, scale: ESRGAN_NETWORKS[network].scale, rgb, width: SIDE, height: SIDE } : { network, rgb, width: SIDE, height: SIDE };
+const threads = neuralThreads();
+const configs = [1, ...(threads > 1 ? [threads] : [])].map((n) => loadConfig({ UPSCALE_THREADS: String(n) }));
+const engines = [
+  { name: `TF.js wasm, 1 thread (${reference.commit})`, run: viaTfjs, times: new Map<Network, number[]>() },
+  ...configs.map((config) => ({
+    name: `onnxruntime, ${config.effects.upscaleThreads} thread${config.effects.upscaleThreads === 1 ? '' : 's'}`,
+    run: viaOnnx(config),
+    times: new Map<Network, number[]>(),
+  })),
+];
+const networks: Network[] = ['slim', 'medium'];
+
+const outputs = new Map<string, Buffer>();
+const once = async (engine: (typeof engines)[number], model: Network) => {
   const start = performance.now();
-  const result = (await engine.pool.run(job)) as { rgb: Uint8Array };
+  const out = await engine.run(model);
   const ms = performance.now() - start;
-  outputs.set(`${engine.name}\0${network}`, result.rgb);
+  outputs.set(`${engine.name}\0${model}`, out);
   return ms;
 };
 
 // a first call per engine and network loads the model: not timed
-for (const engine of engines) for (const [network, model] of networks) await once(engine, network, model);
+for (const engine of engines) for (const model of networks) await once(engine, model);
 for (let round = 0; round < ROUNDS; round++) {
   // each round in another order, so no engine always runs on a warmer (or busier) machine
   const order = round % 2 ? [...engines].reverse() : engines;
-  for (const [network, model] of networks)
+  for (const model of networks)
     for (const engine of order) {
-      const ms = await once(engine, network, model);
-      engine.times.set(network, [...(engine.times.get(network) ?? []), ms]);
+      const ms = await once(engine, model);
+      engine.times.set(model, [...(engine.times.get(model) ?? []), ms]);
     }
 }
 
+const pixels = async (jpeg: Buffer) => sharp(jpeg).raw().toBuffer();
 console.log(
   `ESRGAN ×4 on a ${SIDE}×${SIDE} photo, median of ${ROUNDS} interleaved rounds (load ${os.loadavg()[0].toFixed(1)}, ${os.availableParallelism()} cores)\n`,
 );
-console.log('| network | engine | median (ms) | spread (ms) | vs TF.js | mean abs difference to TF.js (of 255) |\n|---|---|---:|---:|---:|---:|');
-for (const [network] of networks) {
-  const base = median(engines[0].times.get(network)!);
-  const baseOut = outputs.get(`${engines[0].name}\0${network}`)!;
+console.log('| network | engine | median (ms) | spread (ms) | vs TF.js | mean abs difference to TF.js (of 255, after JPEG) |\n|---|---|---:|---:|---:|---:|');
+for (const model of networks) {
+  const base = median(engines[0].times.get(model)!);
+  const baseOut = await pixels(outputs.get(`${engines[0].name}\0${model}`)!);
   for (const engine of engines) {
-    const times = engine.times.get(network)!;
-    const out = outputs.get(`${engine.name}\0${network}`)!;
+    const times = engine.times.get(model)!;
+    const out = await pixels(outputs.get(`${engine.name}\0${model}`)!);
     let diff = 0;
     for (let i = 0; i < out.length; i++) diff += Math.abs(out[i] - baseOut[i]);
     const m = median(times);
     console.log(
-      `| ${network} | ${engine.name} | ${Math.round(m)} | ${Math.round(Math.min(...times))}–${Math.round(Math.max(...times))} | ${(base / m).toFixed(2)}× | ${(diff / out.length).toFixed(4)} |`,
+      `| esrgan-${model} ×4 | ${engine.name} | ${Math.round(m)} | ${Math.round(Math.min(...times))}–${Math.round(Math.max(...times))} | ${(base / m).toFixed(2)}× | ${(diff / out.length).toFixed(4)} |`,
     );
   }
 }
-await Promise.all(engines.map((e) => e.pool.destroy()));
+await tfjs.destroy();
+await Promise.all(configs.map((config) => closeUpscalePool(config)));

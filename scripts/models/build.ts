@@ -1,13 +1,13 @@
 /**
- * `npm run models:build` (also part of `npm run build`): the ESRGAN networks the upscaler
+ * The ESRGAN networks the upscaler
  * and remini run on onnxruntime, converted from the weights the @upscalerjs packages ship
  * (model.json + weight shards) into build/models/<name>.onnx. Deterministic: the same
- * package files give the same bytes, and an unchanged file is not rewritten.
+ * package files give the same bytes, and an unchanged file is not rewritten. Run by
+ * `npm run models:build` (run.ts), also the last step of `npm run build`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { ESRGAN_NETWORKS, MODELS_DIR, MODELS_INDEX, modelFile, type BuiltNetwork, type EsrganNetwork } from '../../engine/features/effects/esrgan-models.js';
 import { kerasToOnnx, type LayersModelJson } from './keras-to-onnx.js';
 
@@ -53,9 +53,4 @@ function writeIfChanged(file: string, bytes: Uint8Array): boolean {
   if (fs.existsSync(file) && fs.readFileSync(file).equals(bytes)) return false;
   fs.writeFileSync(file, bytes);
   return true;
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { written, total } = buildModels();
-  console.log(`models: ${total} ESRGAN networks in ${path.relative(process.cwd(), MODELS_DIR)} (${written} written)`);
 }

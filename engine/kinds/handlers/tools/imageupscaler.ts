@@ -1,5 +1,7 @@
 import { photoUpscale } from '../../../features/effects/photo-op.js';
 import { handler, Reply } from '../../../contract/handler.js';
+import { unavailable } from '../../../core/errors.js';
+import { missingPackages } from '../../../core/packages.js';
 
 /**
  * /api/tools/imageupscaler: Lanczos or ESRGAN-slim (the `model` param) in the neural worker.
@@ -12,6 +14,9 @@ const CLIENT_MODELS: Record<string, string> = { upscale: 'lanczos-4x', enhance: 
 export default handler<{ model?: string; shape?: 'link' | 'object' }>(async ({ params, call, setup }) => {
   const { shape: _shape, ...rest } = call.params;
   const model = params.model && CLIENT_MODELS[params.model];
+  // the neural models run on the optional feature optional/neural; Lanczos needs nothing more
+  const missing = params.model?.startsWith('esrgan-') ? missingPackages(['onnxruntime-node']) : undefined;
+  if (missing) throw unavailable(`the neural models need ${missing}; the lanczos models work without it`);
   const output = await photoUpscale(setup, { ...call, params: model ? { ...rest, model } : rest });
   if (output.type === 'json' && params.shape !== 'object') output.result = (output.result as { image_url: string }).image_url;
   return new Reply(output);
