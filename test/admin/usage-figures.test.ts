@@ -62,6 +62,7 @@ t.test('tokens, bytes and status classes per key, endpoint and day; CSV; metrics
     // the whole answer's usage (5, 2) and the stream's last chunk's (4, 3)
     prompt_tokens: 9,
     completion_tokens: 5,
+    media_seconds: 0,
   };
   t.same(usage.rows, [{ key_id: key.id, endpoint: ENDPOINT, day, ...figures }]);
   const { requests, ...totals } = figures;
@@ -78,8 +79,8 @@ t.test('tokens, bytes and status classes per key, endpoint and day; CSV; metrics
   t.equal(csv.headers.get('x-usage-truncated'), 'false');
   t.equal(
     await csv.text(),
-    'day,key_id,endpoint,requests,requests_2xx,requests_3xx,requests_4xx,requests_5xx,bytes_out,prompt_tokens,completion_tokens\r\n' +
-      `${day},${key.id},${ENDPOINT},3,2,0,0,1,${figures.bytes_out},9,5\r\n`,
+    'day,key_id,endpoint,requests,requests_2xx,requests_3xx,requests_4xx,requests_5xx,bytes_out,prompt_tokens,completion_tokens,media_seconds\r\n' +
+      `${day},${key.id},${ENDPOINT},3,2,0,0,1,${figures.bytes_out},9,5,0\r\n`,
   );
   const badFormat = await fetch(`${api.url}/api/admin/usage?format=xml`, { headers: ADMIN });
   t.equal(badFormat.status, 400);

@@ -11,7 +11,7 @@ import { TEST_ADMIN_TOKEN } from '../support/tokens.js';
 const { endpoints } = testEndpoints();
 const ADMIN = { Authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 const today = () => new Date().toISOString().slice(0, 10);
-const FIGURES = ['requests_2xx', 'requests_3xx', 'requests_4xx', 'requests_5xx', 'bytes_out', 'prompt_tokens', 'completion_tokens'];
+const FIGURES = ['requests_2xx', 'requests_3xx', 'requests_4xx', 'requests_5xx', 'bytes_out', 'prompt_tokens', 'completion_tokens', 'media_seconds'];
 /** Entries without the figures beside `requests`: the shape callers had before them. */
 const plain = (entries: Record<string, unknown>[]) => entries.map((e) => Object.fromEntries(Object.entries(e).filter(([name]) => !FIGURES.includes(name))));
 
@@ -60,7 +60,7 @@ for (const dialect of await testDialects(t)) {
     t.same(plain(all.by_day), [{ day, requests: 6 }]);
     t.same(
       (await usage(`?key=${key.id}`)).totals,
-      { requests_2xx: 4, requests_3xx: 0, requests_4xx: 0, requests_5xx: 0, bytes_out: bytes, prompt_tokens: 0, completion_tokens: 0 },
+      { requests_2xx: 4, requests_3xx: 0, requests_4xx: 0, requests_5xx: 0, bytes_out: bytes, prompt_tokens: 0, completion_tokens: 0, media_seconds: 0 },
       'answers by status class and the body bytes the client received',
     );
     t.same([all.from, all.to, all.truncated], [null, null, false]);

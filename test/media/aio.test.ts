@@ -11,7 +11,7 @@ import { ENDPOINTS_DIR } from '../../engine/app/app.js';
 import { loadEndpoints } from '../../engine/catalog/load.js';
 import { liveChildren } from '../../engine/features/media/child.js';
 import { serve, TEST_KEY, type Served } from '../support/serve.js';
-import { decodedHashes, ffprobe, makeClip, makeLongAudio, startMediaServer } from './media-server.js';
+import { decodedHashes, ffprobe, makeClip, makeLongAudio, startMediaServer, until, alive } from './media-server.js';
 
 const endpoints = loadEndpoints(ENDPOINTS_DIR).filter((e) => e.category === 'download');
 const media = await startMediaServer({ throttle: { 'slow.webm': 20 } });
@@ -46,21 +46,6 @@ async function save(url: string, name: string): Promise<string> {
   fs.writeFileSync(file, Buffer.from(await res.arrayBuffer()));
   return file;
 }
-
-/** Wait for a condition (no timing assertion: the test fails on the condition, not on time). */
-async function until(check: () => boolean, tries = 100): Promise<boolean> {
-  for (let i = 0; i < tries && !check(); i++) await new Promise((r) => setTimeout(r, 100));
-  return check();
-}
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const served = await start();
 const clip = media.url('clip.mp4');

@@ -114,3 +114,19 @@ export function decodedHashes(file: string, stream: 'a' | 'v'): string[] {
     .filter((line) => line && !line.startsWith('#'))
     .map((line) => line.split(',').pop()!.trim());
 }
+
+/** Wait for a condition in steps of 100 ms (a test fails on the condition, never on the time it took). */
+export async function until(check: () => boolean, tries = 100): Promise<boolean> {
+  for (let i = 0; i < tries && !check(); i++) await new Promise((r) => setTimeout(r, 100));
+  return check();
+}
+
+/** Whether a process of this pid exists. */
+export const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};

@@ -90,7 +90,10 @@ export async function openAudioSource(setup: AdapterSetup, call: Call, options: 
 async function pageAudio(setup: AdapterSetup, call: Call, url: string, file: string): Promise<void> {
   const { mediaService } = await import('../media/service.js');
   // the media job is not the caller's: it finishes and is cached for the next caller, as downloads are
-  const produced = await abortable(mediaService(setup).link(url, { format: 'mp3', quality: '192kbps', target: { kind: 'audio', kbps: 192 } }), call.signal);
+  const produced = await abortable(
+    mediaService(setup).link(url, { format: 'mp3', quality: '192kbps', target: { kind: 'audio', kbps: 192 } }, undefined, call),
+    call.signal,
+  );
   const stored = await setup.files.open(path.posix.basename(new URL(produced.download_url).pathname));
   if (!stored) throw notFound("The page's audio expired from the media cache; try again");
   await pipeline(await stored.read(), fs.createWriteStream(file), { signal: call.signal });

@@ -4,6 +4,7 @@ import crypto from 'node:crypto';
 import type { Config } from '../../platform/config.js';
 import type { AdapterSetup, Call, Output } from '../../contract/call.js';
 import { ApiError, invalidParameter, notFound } from '../../core/errors.js';
+import { abortable } from '../../core/abortable.js';
 import { contentTypeOf } from '../../platform/storage/files.js';
 import { convert, tooLong } from './convert.js';
 import { MediaFileCache, type CachedFile } from './file-cache.js';
@@ -40,6 +41,8 @@ export class MediaService {
   readonly slots: JobSlots;
   readonly cache: MediaFileCache;
   private readonly infos = new Map<string, { at: number; info: Promise<YtInfo>; signal: AbortSignal }>();
+  /** The callers waiting for each link work (by job key), and the switch that stops it once all have withdrawn (wait()). */
+  private readonly waiting = new Map<string, { callers: number; stop: AbortController }>();
   private readonly tempDir: string;
   private readonly proxy: Promise<EgressProxy>;
   private readonly cookies: CookiePools;
@@ -67,17 +70,27 @@ export class MediaService {
     return { url: proxy.urlFor(run), refusal: () => proxy.takeRefusal(run) };
   }
 
-  /** Link mode: the produced file (made now, or reused), with its metadata. */
   /**
-   * Link mode. `progress` hears the stages (`resolving`, then `converting` with ffmpeg's
-   * own progress, 0–1) when this call starts the work; a call that joins one already
-   * running, or finds the file cached, hears nothing.
+   * Link mode: the produced file (made now, or reused), with its metadata. `progress` hears
+   * the stages (`resolving`, then `converting` with ffmpeg's own progress, 0–1) and
+   * `caller.meter` the media's seconds when this call starts the work; a call that joins one
+   * already running, or finds the file cached, hears nothing and processed nothing.
+   *
+   * The work is not tied to the caller's signal: a client that leaves, or runs out of time,
+   * leaves it to finish for the others waiting and for the cache. A caller that withdraws it
+   * (`caller.cancelled`: a cancelled job) stops waiting at once, and the work stops (its
+   * processes killed, its slot freed) when no other caller waits for it any more.
    */
-  async link(url: string, spec: OutputSpec, progress?: (fraction: number, stage: string) => void): Promise<Produced> {
+  async link(
+    url: string,
+    spec: OutputSpec,
+    progress?: (fraction: number, stage: string) => void,
+    caller: Pick<Call, 'cancelled' | 'meter'> = {},
+  ): Promise<Produced> {
     const key = jobKey(url, spec);
-    // not tied to the caller's signal: a job others may be waiting on finishes and is cached
-    const file = await this.cache.obtain(key, () =>
-      this.runJob(undefined, async (signal) => {
+    const waiting = this.wait(key, caller.cancelled);
+    const obtained = this.cache.obtain(key, () =>
+      this.runJob(waiting.stop, async (signal) => {
         progress?.(0, 'resolving');
         const { info, choice, dir, infoFile } = await this.prepare(url, spec, signal);
         try {
@@ -98,6 +111,7 @@ export class MediaService {
           await conversion.done;
           const meta = metaOf(info);
           if (meta.duration === undefined && conversion.probedDuration) meta.duration = Math.round(conversion.probedDuration * 100) / 100;
+          if (meta.duration) caller.meter?.({ mediaSeconds: meta.duration });
           const stored: StoredMeta = { meta, format: spec.format, quality: spec.quality, filename: safeFilename(meta.title, spec.format) };
           return await this.cache.store(key, out, spec.format, stored as unknown as Record<string, unknown>);
         } finally {
@@ -105,7 +119,36 @@ export class MediaService {
         }
       }),
     );
-    return produced(file);
+    try {
+      return produced(await (caller.cancelled ? abortable(obtained, caller.cancelled) : obtained));
+    } finally {
+      waiting.leave();
+    }
+  }
+
+  /**
+   * Join the callers waiting for the link work of `key`. The work's `stop` signal aborts when
+   * the last of them leaves by withdrawing (`cancelled`); one that leaves with the answer, or
+   * can never withdraw (no `cancelled`), keeps it going.
+   */
+  private wait(key: string, cancelled?: AbortSignal): { stop: AbortSignal; leave(): void } {
+    let run = this.waiting.get(key);
+    if (!run) this.waiting.set(key, (run = { callers: 0, stop: new AbortController() }));
+    const entry = run;
+    entry.callers++;
+    let left = false;
+    const leave = (withdrawn?: unknown) => {
+      if (left) return;
+      left = true;
+      cancelled?.removeEventListener('abort', onCancel);
+      if (--entry.callers > 0) return;
+      if (this.waiting.get(key) === entry) this.waiting.delete(key);
+      if (withdrawn !== undefined) entry.stop.abort(withdrawn);
+    };
+    const onCancel = () => leave(cancelled!.reason);
+    if (cancelled?.aborted) onCancel();
+    else cancelled?.addEventListener('abort', onCancel, { once: true });
+    return { stop: entry.stop.signal, leave: () => leave() };
   }
 
   /** Stream mode: bytes as ffmpeg makes them (or the cached file when there is one). */
@@ -123,6 +166,9 @@ export class MediaService {
       // the slot and the directory are held until the last process exits
       finished(conversion.done.finally(() => fs.promises.rm(dir, { recursive: true, force: true })));
       await conversion.firstByte;
+      // counted once the stream is under way (the answer's tally is read when the response closes, which may come before ffmpeg's exit)
+      const seconds = typeof info.duration === 'number' ? info.duration : conversion.probedDuration;
+      if (seconds) call.meter?.({ mediaSeconds: seconds });
       return {
         type: 'binary',
         body: conversion.stdout!,

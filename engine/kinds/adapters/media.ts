@@ -125,7 +125,7 @@ export const media: AdapterKind<MediaConfig> = {
       const share = 100 / specs.length;
       const report = call.progress;
       for (const [i, spec] of specs.entries()) {
-        files.push(await service.link(url, spec, report && ((fraction, stage) => report(share * (i + fraction), `${stage} (${spec.format})`))));
+        files.push(await service.link(url, spec, report && ((fraction, stage) => report(share * (i + fraction), `${stage} (${spec.format})`)), call));
       }
       return json(shapeResult(config.shape ?? 'standard', files));
     };
@@ -139,7 +139,7 @@ export const media: AdapterKind<MediaConfig> = {
       if (!match) throw notFound('No YouTube upload matches this track');
       const spec = outputSpec('mp3', call.params.quality as string | undefined);
       if (call.params.stream) return service.stream(match, spec, call);
-      const file = await service.link(match, spec);
+      const file = await service.link(match, spec, undefined, call);
       // Spotify's metadata describes the track better than the uploader's video does
       const meta = {
         ...file.meta,

@@ -1,7 +1,7 @@
 /**
  * GET /api/admin/usage: requests per key, endpoint and UTC day, as counted by every
  * instance into the shared database (engine/platform/db/usage.ts) — with the answers by status
- * class, body bytes sent and AI tokens — and the sums per key, per endpoint and per day;
+ * class, body bytes sent, AI tokens and media seconds — and the sums per key, per endpoint and per day;
  * `format=csv` gives the rows as CSV for a billing sheet. `auth: admin` (Authorization:
  * Bearer $ADMIN_TOKEN), like key management: it names every key's traffic.
  */
@@ -27,6 +27,12 @@ const FIGURES = {
   bytes_out: count('Response body bytes sent, streamed and binary answers included'),
   prompt_tokens: count('AI prompt tokens as the provider reported them (a streamed answer only when the provider sends usage in it)'),
   completion_tokens: count('AI completion tokens as the provider reported them (a streamed answer only when the provider sends usage in it)'),
+  media_seconds: {
+    type: 'number',
+    minimum: 0,
+    description:
+      "Seconds of media downloaded or converted, by the media's duration as yt-dlp and ffmpeg report it (async jobs included; a cached file or a shared download counts for the call that made it), to the millisecond",
+  },
 };
 const FIGURE_NAMES = Object.keys(FIGURES) as (keyof typeof FIGURES)[];
 const figuresOf = (s: UsageSum): Record<keyof typeof FIGURES, number> => ({
@@ -37,6 +43,7 @@ const figuresOf = (s: UsageSum): Record<keyof typeof FIGURES, number> => ({
   bytes_out: s.bytesOut,
   prompt_tokens: s.promptTokens,
   completion_tokens: s.completionTokens,
+  media_seconds: s.mediaMs / 1000,
 });
 const CSV_COLUMNS = ['day', 'key_id', 'endpoint', 'requests', ...FIGURE_NAMES];
 const keyFields = {
@@ -52,7 +59,7 @@ export function usageBuiltins({ usage, store }: { usage: UsageCounter; store: Ke
       path: ADMIN_USAGE_PATH,
       auth: 'admin',
       summary:
-        'Requests per key, endpoint and UTC day from every instance, with answers by status class, bytes out and AI tokens, and sums per key, endpoint and day; filters key, endpoint, from, to, limit; format=csv',
+        'Requests per key, endpoint and UTC day from every instance, with answers by status class, bytes out, AI tokens and media seconds, and sums per key, endpoint and day; filters key, endpoint, from, to, limit; format=csv',
       query: {
         key: { description: 'Only this key id (as GET /api/admin/keys lists it; `test` is the shared test key)', schema: { type: 'string', maxLength: 200 } },
         endpoint: {
