@@ -23,10 +23,14 @@ interface DynamicRoute<T> {
   endpoint: T;
 }
 
+/** A static path has no path params: its routes share this one. */
+const NO_PATH_PARAMS: Record<string, string> = Object.freeze({});
+
 export class EndpointRouter<T extends Routable = Endpoint> {
-  private readonly exact = new Map<string, T>();
-  /** Lower-cased fallback so `/api/ephoto360/HackerAvatar` finds `hackeravatar` and vice versa. */
-  private readonly folded = new Map<string, T | null>();
+  /** Static paths by method, then path, each with its match made once: a lookup builds no key and no result. */
+  private readonly exact = new Map<string, Map<string, RouteMatch<T>>>();
+  /** Lower-cased fallback so `/api/ephoto360/HackerAvatar` finds `hackeravatar` and vice versa (null: two routes fold alike). */
+  private readonly folded = new Map<string, Map<string, RouteMatch<T> | null>>();
   private readonly methods = new Map<string, Set<string>>();
   private readonly dynamic: DynamicRoute<T>[] = [];
 
@@ -35,7 +39,7 @@ export class EndpointRouter<T extends Routable = Endpoint> {
     // after every route's own method, so a GET endpoint of the same path always wins
     for (const endpoint of endpoints) {
       if (!endpoint.alsoGet) continue;
-      for (const p of [endpoint.path, ...endpoint.aliases]) if (p.includes(':') || !this.exact.has(`GET ${p}`)) this.add(endpoint, p, 'GET');
+      for (const p of [endpoint.path, ...endpoint.aliases]) if (p.includes(':') || !this.exact.get('GET')?.has(p)) this.add(endpoint, p, 'GET');
     }
   }
 
@@ -49,9 +53,11 @@ export class EndpointRouter<T extends Routable = Endpoint> {
       this.dynamic.push({ method, pattern: new RegExp(`^${source}$`), keys, endpoint });
       return;
     }
-    this.exact.set(`${method} ${path}`, endpoint);
-    const folded = `${method} ${path.toLowerCase()}`;
-    this.folded.set(folded, this.folded.has(folded) ? null : endpoint);
+    const matched = Object.freeze({ endpoint, pathParams: NO_PATH_PARAMS });
+    byPath(this.exact, method).set(path, matched);
+    const folded = byPath(this.folded, method);
+    const lower = path.toLowerCase();
+    folded.set(lower, folded.has(lower) ? null : matched);
     const methods = this.methods.get(path.toLowerCase()) ?? new Set<string>();
     methods.add(method);
     this.methods.set(path.toLowerCase(), methods);
@@ -61,8 +67,8 @@ export class EndpointRouter<T extends Routable = Endpoint> {
   match(method: string, rawPath: string): RouteMatch<T> | undefined {
     const path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
     const m = method === 'HEAD' ? 'GET' : method;
-    const hit = this.exact.get(`${m} ${path}`) ?? this.folded.get(`${m} ${path.toLowerCase()}`);
-    if (hit) return { endpoint: hit, pathParams: {} };
+    const hit = this.exact.get(m)?.get(path) ?? this.folded.get(m)?.get(path.toLowerCase());
+    if (hit) return hit;
     let allowed = this.methods.get(path.toLowerCase());
     for (const route of this.dynamic) {
       const found = route.pattern.exec(path);
@@ -85,4 +91,11 @@ function safeDecode(s: string): string {
   } catch {
     return s;
   }
+}
+
+/** The map of one method's paths, made on its first route. */
+function byPath<V>(maps: Map<string, Map<string, V>>, method: string): Map<string, V> {
+  let paths = maps.get(method);
+  if (!paths) maps.set(method, (paths = new Map()));
+  return paths;
 }
