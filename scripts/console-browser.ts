@@ -5,24 +5,15 @@
  */
 import fs from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, chromiumPath } from '../engine/features/tools/browser/chromium.js';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Debian's Chromium, or the one CHROMIUM_PATH names, as the engine's browser tools find it. */
+export const CHROMIUM = chromiumPath(process.env as Record<string, string>);
 
 export const haveChromium = () => fs.existsSync(CHROMIUM);
 
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
 
 /** What went wrong on a page: console errors (a CSP violation is one), uncaught errors, and requests to any other origin. */

@@ -8,7 +8,8 @@ import type { EngineScope } from '../../../platform/scope.js';
  * browser process would keep the Node process from exiting, and a launch costs only
  * ~0.3 s. Each job gets its own context (no cookies or cache shared between callers).
  */
-const ARGS = [
+/** The flags of a headless Chromium on a server or CI machine (no GPU, no sandbox as root, no background traffic); the console's browser test uses them too. */
+export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -32,7 +33,7 @@ class SharedChromium {
     const existing = this.#launching && (await this.#launching.catch(() => undefined));
     if (existing?.isConnected()) return existing;
     // imported on first use: playwright-core is large and most processes never launch a browser
-    this.#launching = import('playwright-core').then(({ chromium }) => chromium.launch({ executablePath, args: ARGS }));
+    this.#launching = import('playwright-core').then(({ chromium }) => chromium.launch({ executablePath, args: CHROMIUM_ARGS }));
     return this.#launching;
   }
 
