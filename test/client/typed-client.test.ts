@@ -29,6 +29,10 @@ export async function run(baseUrl: string, apiKey: string) {
   const pretty = await api.POST('/api/tools/jsonformat', { body: { json: '{"a":1}', indent: 4 } });
   const missing = await api.GET('/api/tools/reverse', { params: { query: {} as { text: string } } });
   const me = await api.GET('/checkapikey');
+  const cancel = await api.POST('/api/jobs/{id}/cancel', { params: { path: { id: '01zzzzzzzzzzzzzzzzzzzzzzzz' } } });
+  const cancelledStatus: 'queued' | 'active' | 'completed' | 'failed' | 'cancelled' | undefined = cancel.data?.result?.status;
+  // @ts-expect-error: a job is cancelled by POST, not DELETE
+  void api.DELETE('/api/jobs/{id}/cancel', { params: { path: { id: 'x' } } });
   // @ts-expect-error: no such path
   void api.GET('/api/tools/no-such-endpoint');
   // @ts-expect-error: indent is an integer
@@ -38,7 +42,16 @@ export async function run(baseUrl: string, apiKey: string) {
   const author: string | undefined = quote.data?.result?.author;
   const text: string | undefined = reversed.data?.result;
   const tier: string | undefined = me.data?.result?.tier;
-  return { author, tags: quote.data?.result?.tags, text, pretty: pretty.data?.result, missing: missing.error?.error, status: missing.response.status, tier };
+  return {
+    author,
+    tags: quote.data?.result?.tags,
+    text,
+    pretty: pretty.data?.result,
+    missing: missing.error?.error,
+    status: missing.response.status,
+    tier,
+    cancel: [cancel.response.status, cancel.error?.error, cancelledStatus],
+  };
 }
 `;
 
@@ -66,8 +79,8 @@ t.test('generated from a live /openapi.json, type-checked by tsc, run against th
   t.type(answers.author, 'string');
   t.ok((answers.tags as string[]).includes('inspirational'));
   t.same(
-    { text: answers.text, pretty: answers.pretty, missing: answers.missing, status: answers.status, tier: answers.tier },
-    { text: 'cba', pretty: '{\n    "a": 1\n}', missing: 'missing_parameter', status: 400, tier: 'test' },
+    { text: answers.text, pretty: answers.pretty, missing: answers.missing, status: answers.status, tier: answers.tier, cancel: answers.cancel },
+    { text: 'cba', pretty: '{\n    "a": 1\n}', missing: 'missing_parameter', status: 400, tier: 'test', cancel: [404, 'not_found', undefined] },
   );
 });
 
