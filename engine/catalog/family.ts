@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseYaml } from '../core/yaml.js';
 import type { Manifest } from '../core/manifest-types.js';
+import { fillPlaceholders, PLACEHOLDER_SYNTAX } from '../core/placeholders.js';
 import type { Sources } from './sources.js';
 
 /**
@@ -42,9 +43,6 @@ function readDir(dir: string, sources?: Sources): Record<string, unknown>[] {
     });
 }
 
-const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.]+\??)\s*\}\}/g;
-const WHOLE = /^\{\{\s*([A-Za-z0-9_.]+\??)\s*\}\}$/;
-
 function lookup(item: Record<string, unknown>, dotted: string): unknown {
   if (dotted === '.') return item;
   let value: unknown = item;
@@ -55,23 +53,8 @@ function lookup(item: Record<string, unknown>, dotted: string): unknown {
   return value;
 }
 
-export function substitute(value: unknown, item: Record<string, unknown>): unknown {
-  if (typeof value === 'string') {
-    const whole = WHOLE.exec(value);
-    if (whole) return valueOf(item, whole[1]);
-    return value.replace(PLACEHOLDER, (_m, key: string) => String(valueOf(item, key) ?? ''));
-  }
-  if (Array.isArray(value)) return value.map((v) => substitute(v, item));
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      const substituted = substitute(v, item);
-      if (substituted !== undefined) out[k] = substituted;
-    }
-    return out;
-  }
-  return value;
-}
+export const substitute = (value: unknown, item: Record<string, unknown>): unknown =>
+  fillPlaceholders(value, PLACEHOLDER_SYNTAX.family, (key) => valueOf(item, key));
 
 function valueOf(item: Record<string, unknown>, key: string): unknown {
   if (key.endsWith('?')) return lookup(item, key.slice(0, -1));

@@ -9,6 +9,7 @@ import { upstreamStatusOf, type BufferedBody, type HttpClient, type StreamedBody
 import { notFound, unavailable } from '../core/errors.js';
 import type { UpstreamSpec } from './upstreams.generated.js';
 import { ajvFor } from '../core/ajv.js';
+import { fillPlaceholders, PLACEHOLDER_SYNTAX } from '../core/placeholders.js';
 
 /** An upstream's default budget for one call, retries included, when its spec names none. */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 8000;
@@ -92,16 +93,14 @@ export function loadUpstreamSpecs(dir: string, sources?: Sources): UpstreamSpec[
     });
 }
 
-const VAR = /\$\{([A-Z][A-Z0-9_]*)\}/g;
-
 /** Fill ${VAR}s from env; undefined when any of them is unset. */
 function fill(template: string, env: Readonly<Record<string, string>>): string | undefined {
   let complete = true;
-  const out = template.replace(VAR, (_m, name: string) => {
+  const out = fillPlaceholders(template, PLACEHOLDER_SYNTAX.env, (name) => {
     if (env[name] === undefined) complete = false;
-    return env[name] ?? '';
+    return env[name];
   });
-  return complete ? out : undefined;
+  return complete ? (out as string) : undefined;
 }
 
 function fillAll(map: Record<string, string> | undefined, env: Readonly<Record<string, string>>): Record<string, string> {

@@ -1,4 +1,5 @@
 import { compile, TreeInterpreter, type JSONValue } from '@jmespath-community/jmespath';
+import { fillPlaceholders, PLACEHOLDER_SYNTAX } from './placeholders.js';
 
 /** A parsed JMESPath expression (the library does not export its node type). */
 export type Ast = ReturnType<typeof compile>;
@@ -119,29 +120,13 @@ export interface TemplateScope {
   env: Readonly<Record<string, string>>;
 }
 
-const EXPR = /\$\{(params|env)\.([A-Za-z0-9_]+)\}/g;
-const WHOLE = /^\$\{(params|env)\.([A-Za-z0-9_]+)\}$/;
-
 /**
- * Fill a template. A string that is exactly one `${...}` keeps the value's type
- * (numbers and booleans stay typed in JSON bodies); objects and arrays are filled
- * recursively; unset values become '' inside strings and undefined as whole values
- * (and are then dropped from query objects by the caller).
+ * Fill a template's `${params.x}` and `${env.X}` from the call (core/placeholders.ts
+ * decides what each becomes; an unset value as a whole comes out undefined, and is then
+ * dropped from query objects by the caller).
  */
-export function fillTemplate(template: unknown, scope: TemplateScope): unknown {
-  if (typeof template === 'string') {
-    const whole = WHOLE.exec(template);
-    if (whole) return scope[whole[1] as 'params' | 'env'][whole[2]];
-    return template.replace(EXPR, (_m, root: 'params' | 'env', key: string) => String(scope[root][key] ?? ''));
-  }
-  if (Array.isArray(template)) return template.map((t) => fillTemplate(t, scope));
-  if (template && typeof template === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(template)) {
-      const filled = fillTemplate(v, scope);
-      if (filled !== undefined) out[k] = filled;
-    }
-    return out;
-  }
-  return template;
-}
+export const fillTemplate = (template: unknown, scope: TemplateScope): unknown =>
+  fillPlaceholders(template, PLACEHOLDER_SYNTAX.call, (name) => {
+    const dot = name.indexOf('.');
+    return scope[name.slice(0, dot) as 'params' | 'env'][name.slice(dot + 1)];
+  });

@@ -4,6 +4,7 @@ import { compileMapping, EXPRESSION_SCHEMA, fillTemplate, type Expression, type 
 import { invalidParameter, notFound, upstreamError } from '../../core/errors.js';
 import { parseFeed } from './http-feed.js';
 import { json, type AdapterKind, type AdapterSetup, type Call } from '../../contract/call.js';
+import { placeholderNames, PLACEHOLDER_SYNTAX } from '../../core/placeholders.js';
 
 /**
  * Upstream JSON APIs (and RSS/Atom feeds) described entirely in the manifest: a request
@@ -115,13 +116,13 @@ interface Compiled {
   pathParams: string[];
 }
 
-const PATH_PARAM = /\$\{params\.([A-Za-z0-9_]+)\}/g;
-
 const compileRequest = (spec: Request): Compiled => ({
   spec,
   toResult: compileMapping(spec.result),
   isValid: spec.valid ? compileMapping(spec.valid) : undefined,
-  pathParams: [...new Set(Array.from(spec.path.matchAll(PATH_PARAM), (m) => m[1]))],
+  pathParams: placeholderNames(spec.path, PLACEHOLDER_SYNTAX.call)
+    .filter((name) => name.startsWith('params.'))
+    .map((name) => name.slice('params.'.length)),
 });
 
 const upstreamsOf = (p: Provider) => [p.upstream, ...(p.lookup ? [p.lookup.upstream] : [])];
