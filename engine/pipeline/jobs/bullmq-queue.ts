@@ -165,14 +165,13 @@ export class BullJobQueue implements JobQueue {
     return (this.#control ??= connectRedis(this.options.url, { role: 'job queue control', logger: this.options.logger }));
   }
 
-  /** The cancels of every instance, heard here from the first call on (it resolves once subscribed). */
-  async #listenForCancels(): Promise<EventEmitter> {
+  /** The cancels of every instance, heard here from the first call on (`subscriber.listening` settles once subscribed). */
+  #listenForCancels(): { subscriber: RedisSubscriber; events: EventEmitter } {
     if (!this.#cancels) {
       const events = new EventEmitter().setMaxListeners(0);
       this.#cancels = { subscriber: subscribeRedis(this.options.url, [CANCEL_CHANNEL], (_channel, id) => events.emit('cancel', id)), events };
     }
-    await this.#cancels.subscriber.listening;
-    return this.#cancels.events;
+    return this.#cancels;
   }
 
   async cancel(id: string): Promise<void> {
@@ -199,7 +198,8 @@ export class BullJobQueue implements JobQueue {
     await events.waitUntilReady();
     const timeout = new ApiError('upstream_timeout', `No answer within ${timeoutMs} ms (the job goes on: GET /api/jobs/${id})`);
     // a cancel removes a waiting job without finishing it: heard here, it ends the wait too
-    const cancels = await this.#listenForCancels();
+    // not waiting for the subscription: with Redis away the wait below runs out at timeoutMs as before
+    const cancels = this.#listenForCancels().events;
     let onCancel: ((cancelled: string) => void) | undefined;
     const cancelled = new Promise<void>((resolve) => cancels.on('cancel', (onCancel = (cancelledId) => cancelledId === id && resolve())));
     try {
@@ -224,7 +224,9 @@ export class BullJobQueue implements JobQueue {
     const { concurrency, lockMs, logger } = this.options;
     const held = workerOptions(lockMs);
     // listening before taking any job: a job cancelled from now on is heard while it runs here
-    (await this.#listenForCancels()).on('cancel', (id: string) => handlers.cancel(id));
+    const cancels = this.#listenForCancels();
+    cancels.events.on('cancel', (id: string) => handlers.cancel(id));
+    await cancels.subscriber.listening;
     const jobs = new Worker(JOBS, async (job: Job<{ id: string }>) => handlers.run(job.data.id), {
       connection: this.#connection,
       prefix: PREFIX,
