@@ -2,7 +2,7 @@
 // process starts: `npm start` (start.mjs) restarts itself with them in place when the host
 // has not set them, and the image sets them in its ENV.
 //
-// Why (bench/memory, docs/operating/memory.md): every worker thread that draws with Skia,
+// Why (bench/memory; Memory in docs/operating/performance.md): every worker thread that draws with Skia,
 // encodes with libvips or runs onnxruntime gets a malloc arena of its own (up to 8 per core)
 // and glibc raises its mmap threshold as large blocks are freed, so the next canvases and
 // pixel buffers come from those arenas and stay there once freed. Two render workers held

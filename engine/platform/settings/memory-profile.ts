@@ -1,6 +1,6 @@
 /**
  * MEMORY_PROFILE: the defaults that decide how much memory the server holds once busy
- * (bench/memory measures them; docs/operating/memory.md has the figures). `default` suits a
+ * (bench/memory measures them; the Memory section of docs/operating/performance.md has the figures). `default` suits a
  * host with 1 GB or more; `small` a 512 MB container or VPS: one worker thread per pool, small
  * caches, idle workers retired within seconds. Every endpoint answers under either; `small`
  * trades throughput on parallel heavy work and warm starts for memory. A variable set on its
@@ -13,7 +13,7 @@ export const MEMORY_PROFILES = {
     threads: undefined,
     cacheMaxBytes: 64 * 1024 * 1024,
     renderCacheMaxBytes: 32 * 1024 * 1024,
-    workerIdleMs: 30_000,
+    workerIdleMs: 10_000,
     ocrIdleMs: 60_000,
   },
   small: {
