@@ -60,7 +60,8 @@ export async function openAudioSource(setup: AdapterSetup, call: Call, options: 
       accept: 'audio/*, video/*;q=0.9, */*;q=0.5',
     });
     const file = path.join(dir, 'source');
-    if (/^text\/html\b/i.test(fetched.contentType ?? '')) {
+    const page = /^text\/html\b/i.test(fetched.contentType ?? '');
+    if (page) {
       fetched.body.destroy();
       if (!onPath('yt-dlp', setup.config.env)) throw invalidParameter(param, 'is a web page, not an audio or video file (pass the link of the file itself)');
       await pageAudio(setup, call, String(call.params[param]), file);
@@ -79,6 +80,8 @@ export async function openAudioSource(setup: AdapterSetup, call: Call, options: 
     if (!probe.audio) throw invalidParameter(param, 'has no audio track');
     const duration = probe.duration ?? 0;
     if (duration > options.maxDurationS) throw invalidParameter(param, `the audio is longer than the limit of ${options.maxDurationS} s`);
+    // the media seconds this call processes, as ffprobe reads them (a page's audio was counted by the download that made it)
+    if (!page && duration > 0) call.meter?.({ mediaSeconds: duration });
     return { file, dir, probe, duration, channels: audioChannels(json), dispose };
   } catch (error) {
     await dispose();
