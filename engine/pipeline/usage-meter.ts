@@ -35,34 +35,43 @@ export function countedAs(ctx: Context, route: string): void {
 
 /** Report the answer's figures once its body is known or, when streamed, has gone out. */
 export function meterAnswer(ctx: Context, usage: UsageCounter | undefined, metrics: EngineMetrics | undefined): void {
-  const route = ctx.state.usageRoute as string | undefined;
-  const principal = ctx.state.principal as Principal | undefined;
-  const keyed = route !== undefined && principal !== undefined && usage !== undefined;
-  if (!keyed && !metrics) return;
+  if (!metrics && !(usage && ctx.state.usageRoute !== undefined && ctx.state.principal !== undefined)) return;
   const status = ctx.status;
-  const report = (bytesOut: number) => {
-    // read now, not before: a streamed AI answer's tokens arrive with its last chunk
-    const work = ctx.state.work as Work | undefined;
-    const labels = (ctx.state.metricLabels as RequestLabels | undefined) ?? UNMATCHED;
-    metrics?.answerFigures(labels, principal?.tier ?? 'none', bytesOut, work);
-    if (keyed) usage.answered(principal.keyId, route, { status, bytesOut, ...work });
-  };
   const { body } = ctx;
-  if (ctx.method === 'HEAD' || EMPTY.has(status) || body == null) return report(0);
+  if (ctx.method === 'HEAD' || EMPTY.has(status) || body == null) return report(ctx, usage, metrics, status, 0);
   // any stream Koa would pipe (it tests for Stream, not Readable): never serialised below
   if (body instanceof Stream) {
     // a client already gone gets nothing piped, and its response's close has passed
-    if (ctx.res.destroyed) return report(0);
+    if (ctx.res.destroyed) return report(ctx, usage, metrics, status, 0);
     // Koa pipes the body after every middleware is done: its chunks are counted from then on
     let bytes = 0;
     ctx.res.once('pipe', (source: Readable) =>
       source.on('data', (chunk: Buffer | string) => (bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length)),
     );
-    ctx.res.once('close', () => report(bytes));
+    ctx.res.once('close', () => report(ctx, usage, metrics, status, bytes));
     return;
   }
-  if (Buffer.isBuffer(body)) return report(body.length);
-  if (typeof body === 'string') return report(Buffer.byteLength(body));
-  // an object Koa serialises itself (error envelopes, 202 job receipts): small
-  report(Buffer.byteLength(JSON.stringify(body)));
+  if (Buffer.isBuffer(body)) return report(ctx, usage, metrics, status, body.length);
+  if (typeof body === 'string') return report(ctx, usage, metrics, status, Buffer.byteLength(body));
+  const text = JSON.stringify(body);
+  // a plain object or list (error envelopes, 202 job receipts), which Koa would serialise again
+  // to send it: Koa sends this text instead (its type stays JSON), so it is serialised once
+  if (isPlainJson(body)) ctx.body = text;
+  report(ctx, usage, metrics, status, Buffer.byteLength(text));
+}
+
+/** Add one answer's figures to the metrics and, for a request counted for a key, to its usage. */
+function report(ctx: Context, usage: UsageCounter | undefined, metrics: EngineMetrics | undefined, status: number, bytesOut: number): void {
+  const route = ctx.state.usageRoute as string | undefined;
+  const principal = ctx.state.principal as Principal | undefined;
+  // read now, not before: a streamed AI answer's tokens arrive with its last chunk
+  const work = ctx.state.work as Work | undefined;
+  const labels = (ctx.state.metricLabels as RequestLabels | undefined) ?? UNMATCHED;
+  metrics?.answerFigures(labels, principal?.tier ?? 'none', bytesOut, work);
+  if (route !== undefined && principal !== undefined && usage) usage.answered(principal.keyId, route, { status, bytesOut, ...work });
+}
+
+function isPlainJson(body: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(body);
+  return Array.isArray(body) || proto === Object.prototype || proto === null;
 }

@@ -61,11 +61,14 @@ export class EngineMetrics {
     labelNames: ['upstream', 'outcome'] as const,
     registers: [this.registry],
   });
+  /** Keyed requests since the last scrape, per tier and status class (hundreds): folded like #answered. */
+  #keyed = new Map<string, Map<number, number>>();
   private readonly keyRequests = new Counter({
     name: 'manifold_key_requests_total',
     help: "Requests made with an API key, by the key's tier and the answer's status class (never the key: its usage per key is GET /api/admin/usage)",
     labelNames: ['tier', 'class'] as const,
     registers: [this.registry],
+    collect: () => this.#foldKeyed(),
   });
   /** Response body bytes since the last scrape, per route labels and tier: folded like #answered (a Map add per request). */
   #sent = new Map<RequestLabels, Map<string, number>>();
@@ -162,7 +165,17 @@ export class EngineMetrics {
 
   /** Count one request made with a key of `tier` (the shared test key's or a personal one). */
   keyRequest(tier: string, status: number): void {
-    this.keyRequests.inc({ tier, class: statusClass(status) });
+    let byClass = this.#keyed.get(tier);
+    if (!byClass) this.#keyed.set(tier, (byClass = new Map()));
+    const hundred = Math.floor(status / 100);
+    byClass.set(hundred, (byClass.get(hundred) ?? 0) + 1);
+  }
+
+  #foldKeyed(): void {
+    const keyed = this.#keyed;
+    if (keyed.size === 0) return;
+    this.#keyed = new Map();
+    for (const [tier, byClass] of keyed) for (const [hundred, n] of byClass) this.keyRequests.inc({ tier, class: statusClass(hundred * 100) }, n);
   }
 
   /**
