@@ -24,7 +24,10 @@ export interface PageWatch {
 
 /** A page at 1280×800 whose problems are collected; waits are generous, as the machine may be loaded. */
 export async function consolePage(browser: Browser, baseUrl: string): Promise<{ page: Page; watch: PageWatch }> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  // a context of its own (what axe's page audit asks for), closed with its page
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  page.once('close', () => void context.close());
   page.setDefaultTimeout(120_000);
   const watch: PageWatch = { problems: [], elsewhere: [] };
   const origin = new URL(baseUrl).origin;
@@ -45,13 +48,16 @@ export async function signIn(page: Page, baseUrl: string, token: string): Promis
   await page.getByRole('heading', { level: 1, name: 'Keys' }).waitFor();
 }
 
-/** The console's pages as its menu names them, with the heading each opens on. */
+/**
+ * The console's pages as its menu names them, each with what shows that its data is in:
+ * its table, chart or empty-state line.
+ */
 export const CONSOLE_PAGES = [
-  { id: 'keys', link: 'Keys' },
-  { id: 'usage', link: 'Usage' },
-  { id: 'jobs', link: 'Jobs' },
-  { id: 'health', link: 'Health' },
-  { id: 'endpoints', link: 'Unavailable endpoints' },
+  { id: 'keys', link: 'Keys', ready: 'main table tbody tr, main :text("No keys yet")' },
+  { id: 'usage', link: 'Usage', ready: '#usage-by-day, main :text("No requests in this range")' },
+  { id: 'jobs', link: 'Jobs', ready: 'main table tbody tr, main :text("No jobs")' },
+  { id: 'health', link: 'Health', ready: '#health-table tbody tr' },
+  { id: 'endpoints', link: 'Unavailable endpoints', ready: '#unavailable-table tbody tr, main :text("can run on this server")' },
 ] as const;
 
 /** Follow a menu link and wait for that page's heading. */

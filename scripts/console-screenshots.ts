@@ -15,14 +15,6 @@ import { buildConsole } from './build-console.js';
 import { CONSOLE_PAGES, consolePage, haveChromium, launchChromium, openPage, signIn } from './console-browser.js';
 
 const OUT = path.join(ROOT, 'docs', 'operating', 'console');
-/** What shows that a page has its data, by page id. */
-const READY: Record<string, string> = {
-  keys: 'table tbody tr',
-  usage: '#usage-by-key',
-  jobs: 'table tbody tr',
-  health: '#health-table tbody tr',
-  endpoints: '#unavailable-table tbody tr',
-};
 
 if (!haveChromium()) throw new Error('console:screenshots needs Chromium (apt-get install chromium, or set CHROMIUM_PATH)');
 await buildConsole();
@@ -52,9 +44,9 @@ try {
     const { page, watch } = await consolePage(browser, base);
     await signIn(page, base, token);
     fs.mkdirSync(OUT, { recursive: true });
-    for (const { id, link } of CONSOLE_PAGES) {
+    for (const { id, link, ready } of CONSOLE_PAGES) {
       await openPage(page, link);
-      await page.locator(READY[id]!).first().waitFor();
+      await page.locator(ready).first().waitFor();
       await page.screenshot({ path: path.join(OUT, `${id}.png`), fullPage: true });
       console.log(`console:screenshots: ${path.relative(ROOT, path.join(OUT, `${id}.png`))}`);
     }

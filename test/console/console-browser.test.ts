@@ -6,8 +6,10 @@
  * a console error and without a request leaving this server. Every wait is on the page.
  */
 import t from 'tap';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
 import { buildConsole } from '../../scripts/build-console.js';
-import { consolePage, haveChromium, launchChromium, openPage, signIn, CHROMIUM } from '../../scripts/console-browser.js';
+import { CONSOLE_PAGES, consolePage, haveChromium, launchChromium, openPage, signIn, CHROMIUM } from '../../scripts/console-browser.js';
 import { JobStore } from '../../engine/pipeline/jobs/store.js';
 import { testEndpoints } from '../engine/test-endpoints.js';
 import { serve } from '../support/serve.js';
@@ -221,6 +223,31 @@ if (!haveChromium()) {
     await page.keyboard.press('Escape');
     await form.waitFor({ state: 'detached' });
     t.equal(await page.evaluate(() => document.activeElement?.textContent), 'New key', 'Escape closes it and gives the focus back');
+    await page.close();
+  });
+  t.test("every page, the sign-in form and a dialog pass axe's WCAG 2.1 A and AA rules (labels, names, contrast, landmarks)", async (t) => {
+    const { page } = await consolePage(browser, served.url);
+    const audit = async (what: string, target: Page) => {
+      const { violations } = await new AxeBuilder({ page: target }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      t.same(
+        violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+        [],
+        what,
+      );
+    };
+    await page.goto(`${served.url}/admin`);
+    await page.getByLabel('Admin token').waitFor();
+    await audit('the sign-in form', page);
+    await signIn(page, served.url, TEST_ADMIN_TOKEN);
+    for (const { link, ready } of CONSOLE_PAGES) {
+      await openPage(page, link);
+      await page.locator(ready).first().waitFor();
+      await audit(`the ${link} page`, page);
+    }
+    await openPage(page, 'Keys');
+    await page.getByRole('button', { name: 'New key' }).click();
+    await page.getByRole('dialog', { name: 'New key' }).waitFor();
+    await audit('the new-key dialog', page);
     await page.close();
   });
 }
