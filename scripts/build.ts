@@ -10,14 +10,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { transform } from 'esbuild';
 import { BUILD_DIR, ENGINE_DIR, engineSources, recordBuilt } from './engine-sources.mjs';
-import { COMPILED_REGISTRY, ENDPOINTS_DIR } from '../engine/app/app.js';
-import { loadRegistryCompiled } from '../engine/pipeline/compiled-catalog.js';
+import { COMPILED_CATALOG, ENDPOINTS_DIR } from '../engine/app/app.js';
+import { loadCompiledCatalog } from '../engine/pipeline/compiled-catalog.js';
 import { writeHandlerParamTypes } from './handler-params.js';
 import { writeSchemaTypes } from './schema-types.js';
 import { buildConsole } from './build-console.js';
 
 const OUT = path.join(BUILD_DIR, 'engine');
-const { endpoints } = loadRegistryCompiled(ENDPOINTS_DIR, COMPILED_REGISTRY);
+const { endpoints } = loadCompiledCatalog(ENDPOINTS_DIR, COMPILED_CATALOG);
 // handlers' param types from the manifests, before the sources are listed (the file is one of them)
 const typesChanged = await writeHandlerParamTypes(endpoints);
 // the types of the manifest and upstream schemas (scripts/schema-types.ts), before the sources are listed too
@@ -39,7 +39,7 @@ const consoleWritten = await buildConsole();
 // the stamp last: a build that stopped half-way stays stale for `npm start`
 recordBuilt(sources);
 console.log(
-  `build: ${Object.keys(sources).length} engine files (${written} written, ${removed} removed), ${endpoints.length} endpoints in ${path.relative(process.cwd(), COMPILED_REGISTRY)}${typesChanged ? '; handler param types regenerated' : ''}${schemaTypesWritten?.length ? `; ${schemaTypesWritten.join(', ')} regenerated` : ''}; console ${consoleWritten.length ? 'bundled' : 'unchanged'}`,
+  `build: ${Object.keys(sources).length} engine files (${written} written, ${removed} removed), ${endpoints.length} endpoints in ${path.relative(process.cwd(), COMPILED_CATALOG)}${typesChanged ? '; handler param types regenerated' : ''}${schemaTypesWritten?.length ? `; ${schemaTypesWritten.join(', ')} regenerated` : ''}; console ${consoleWritten.length ? 'bundled' : 'unchanged'}`,
 );
 
 async function transpile(file: string): Promise<string> {

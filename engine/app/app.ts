@@ -1,11 +1,11 @@
 import path from 'node:path';
 import Koa from 'koa';
 import type { Config } from '../platform/config.js';
-import { loadRegistryCompiled } from '../pipeline/compiled-catalog.js';
+import { loadCompiledCatalog } from '../pipeline/compiled-catalog.js';
 import { ROOT } from '../core/root.js';
 import type { Endpoint } from '../core/manifest-types.js';
 import { loadUpstreamSpecs, UpstreamRegistry, type UpstreamSpec } from '../catalog/upstreams.js';
-import { buildRegistry, type Registry } from '../pipeline/endpoint-registry.js';
+import { buildEndpointRegistry, type EndpointRegistry } from '../pipeline/endpoint-registry.js';
 import { createHttpClient } from '../platform/http/client.js';
 import type { SsrfGuard } from '../platform/http/ssrf-guard.js';
 import { createResultCache } from '../platform/cache.js';
@@ -35,7 +35,7 @@ import { startTracing } from '../platform/tracing/tracing.js';
 export { ROOT };
 export const ENDPOINTS_DIR = path.join(ROOT, 'endpoints');
 /** The compiled registry of this checkout's endpoints (`npm run build`); other ENDPOINTS_DIRs compile into their DATA_DIR. */
-export const COMPILED_REGISTRY = path.join(ROOT, 'build', 'registry.json');
+export const COMPILED_CATALOG = path.join(ROOT, 'build', 'registry.json');
 
 export interface EngineOptions {
   config: Config;
@@ -51,7 +51,7 @@ export interface EngineOptions {
 
 export interface Engine {
   app: Koa;
-  registry: Registry;
+  registry: EndpointRegistry;
   config: Config;
   files: FileStore;
   keys: KeyStore;
@@ -72,7 +72,7 @@ export function createEngine(options: EngineOptions): Engine {
   const endpointsDir = config.endpointsDir ?? ENDPOINTS_DIR;
   const compiled = options.endpoints
     ? undefined
-    : loadRegistryCompiled(endpointsDir, endpointsDir === ENDPOINTS_DIR ? COMPILED_REGISTRY : path.join(config.dataDir, 'cache', 'registry.json'));
+    : loadCompiledCatalog(endpointsDir, endpointsDir === ENDPOINTS_DIR ? COMPILED_CATALOG : path.join(config.dataDir, 'cache', 'registry.json'));
   const endpoints = options.endpoints ?? compiled!.endpoints;
   // what this engine starts on first use (pools, children, listeners): closed with it
   const scope = scopeOf(config);
@@ -89,7 +89,7 @@ export function createEngine(options: EngineOptions): Engine {
     http,
   );
   const cache = createResultCache(config, logger, (outcome) => metrics.cacheLookup(outcome));
-  const registry = buildRegistry(endpoints, (endpoint) => ({ config, endpoint, manifestDir: endpoint.dir, http, upstreams, cache, files, scope }), {
+  const registry = buildEndpointRegistry(endpoints, (endpoint) => ({ config, endpoint, manifestDir: endpoint.dir, http, upstreams, cache, files, scope }), {
     eager: options.eager,
     checked: compiled !== undefined && !options.eager,
   });

@@ -1,5 +1,5 @@
 import type { Config } from '../platform/config.js';
-import type { Registry } from '../pipeline/endpoint-registry.js';
+import type { EndpointRegistry } from '../pipeline/endpoint-registry.js';
 import type { KeyStore } from '../platform/auth/key-store.js';
 import type { UsageCounter } from '../platform/db/usage.js';
 import type { DailyQuota } from '../platform/limits/daily-quota.js';

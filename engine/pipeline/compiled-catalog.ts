@@ -17,12 +17,12 @@ import { checkAdapterConfig } from './endpoint-registry.js';
  * the adapters' config schemas are unchanged (size + mtime + listings + a digest).
  * Adapter configs are checked while compiling (which also fills in their defaults).
  */
-export interface CompiledRegistry {
+export interface CompiledCatalog {
   endpoints: Endpoint[];
   upstreams: UpstreamSpec[];
 }
 
-interface Stored extends CompiledRegistry {
+interface Stored extends CompiledCatalog {
   root: string;
   manifests: string[];
   files: Record<string, string>;
@@ -44,7 +44,7 @@ const LOADER_FILES = [
   '../catalog/upstreams.schema.json',
 ].map((f) => path.join(HERE, f));
 
-export function loadRegistryCompiled(root: string, cacheFile: string): CompiledRegistry {
+export function loadCompiledCatalog(root: string, cacheFile: string): CompiledCatalog {
   const manifests = findManifestFiles(root);
   const adapterSchemas = adapterSchemasDigest();
   const cached = read(cacheFile);

@@ -19,7 +19,7 @@ export interface Route {
   readonly unavailable?: string;
 }
 
-export interface Registry {
+export interface EndpointRegistry {
   routes: Route[];
   byId: Map<string, Route>;
   router: EndpointRouter;
@@ -62,7 +62,7 @@ export type SetupFactory = (endpoint: Endpoint) => AdapterSetup;
  * few of ~1,500 endpoints, and readying all of them would cost boot time. `eager`
  * readies everything now, so `npm run lint:endpoints` reports any failure.
  */
-export function buildRegistry(endpoints: Endpoint[], setupFor: SetupFactory, options: { eager?: boolean; checked?: boolean } = {}): Registry {
+export function buildEndpointRegistry(endpoints: Endpoint[], setupFor: SetupFactory, options: { eager?: boolean; checked?: boolean } = {}): EndpointRegistry {
   const builds: Promise<EndpointHandler>[] = [];
   const routes = endpoints.map((endpoint): Route => {
     const kind = options.checked ? ADAPTERS.get(endpoint.adapter.kind)! : checkAdapterConfig(endpoint);

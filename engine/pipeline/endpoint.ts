@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { Config } from '../platform/config.js';
-import type { Registry, Route } from './endpoint-registry.js';
+import type { EndpointRegistry, Route } from './endpoint-registry.js';
 import type { Output } from '../contract/call.js';
 import { unavailable } from '../core/errors.js';
 import { authenticateKey, missingApiKey, missingApiKeyBeforeUpload, type AuthDeps, type Principal } from '../platform/auth/authenticate.js';
@@ -19,7 +19,7 @@ import { asJob } from './jobs/submit.js';
 
 export interface EndpointDeps extends AdmitDeps {
   config: Config;
-  registry: Registry;
+  registry: EndpointRegistry;
   auth: AuthDeps;
   cache: ResultCache;
   bodies: BodyParsers;

@@ -1,5 +1,5 @@
 import type { Config } from '../platform/config.js';
-import type { Registry } from './endpoint-registry.js';
+import type { EndpointRegistry } from './endpoint-registry.js';
 import type { KeyStore } from '../platform/auth/key-store.js';
 import type { UsageCounter } from '../platform/db/usage.js';
 import type { DailyQuota } from '../platform/limits/daily-quota.js';
@@ -27,7 +27,7 @@ export interface Feature {
 
 export interface FeatureContext {
   config: Config;
-  registry: Registry;
+  registry: EndpointRegistry;
   store: KeyStore;
   usage: UsageCounter;
   quota: DailyQuota;

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { COMPILED_REGISTRY, ENDPOINTS_DIR, ROOT } from '../../engine/app/app.js';
-import { loadRegistryCompiled } from '../../engine/pipeline/compiled-catalog.js';
+import { COMPILED_CATALOG, ENDPOINTS_DIR, ROOT } from '../../engine/app/app.js';
+import { loadCompiledCatalog } from '../../engine/pipeline/compiled-catalog.js';
 import { readDescriptions, settings, type DescriptionFile, type Setting } from './catalog.js';
 import { enablement, type Enablement } from './enables.js';
 import { scanVariables } from './scan-variables.js';
@@ -26,7 +26,7 @@ export function generate(): Generated {
   const uses = scanVariables();
   const file = readDescriptions();
   const all = settings(uses, file);
-  const { endpoints, upstreams } = loadRegistryCompiled(ENDPOINTS_DIR, COMPILED_REGISTRY);
+  const { endpoints, upstreams } = loadCompiledCatalog(ENDPOINTS_DIR, COMPILED_CATALOG);
   const enabled = enablement(
     endpoints,
     upstreams,

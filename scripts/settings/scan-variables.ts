@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { COMPILED_REGISTRY, ENDPOINTS_DIR, ROOT } from '../../engine/app/app.js';
-import { loadRegistryCompiled } from '../../engine/pipeline/compiled-catalog.js';
+import { COMPILED_CATALOG, ENDPOINTS_DIR, ROOT } from '../../engine/app/app.js';
+import { loadCompiledCatalog } from '../../engine/pipeline/compiled-catalog.js';
 import { overrideVariable } from '../../engine/core/binaries.js';
 import type { Endpoint } from '../../engine/core/manifest-types.js';
 import type { UpstreamSpec } from '../../engine/catalog/upstreams.js';
@@ -78,7 +78,7 @@ export function scanVariables(root = ROOT): Map<string, VariableUse> {
     for (const m of text.matchAll(BINARY_CALL)) addBinary(m[1], rel);
   }
 
-  const { endpoints, upstreams } = loadRegistryCompiled(ENDPOINTS_DIR, COMPILED_REGISTRY);
+  const { endpoints, upstreams } = loadCompiledCatalog(ENDPOINTS_DIR, COMPILED_CATALOG);
   for (const endpoint of endpoints) scanEndpoint(endpoint, add, addBinary);
   for (const spec of upstreams) scanUpstream(spec, add);
   for (const use of found.values()) use.readBy.sort();

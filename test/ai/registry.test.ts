@@ -1,5 +1,5 @@
 import t from 'tap';
-import { gatewayFrom, modelRegistry, parseRegistry, resolveModel } from '../../engine/features/ai/registry.js';
+import { gatewayFrom, modelRegistry, parseModelRegistry, resolveModel } from '../../engine/features/ai/registry.js';
 import { UpstreamRegistry, type UpstreamSpec } from '../../engine/catalog/upstreams.js';
 
 const spec = (name: string, key?: string): UpstreamSpec => ({
@@ -59,10 +59,10 @@ t.test('pinned to one upstream, a non-alias passes through as the model id', asy
 
 t.test('a registry naming an unknown provider is rejected', async (t) => {
   t.throws(
-    () => parseRegistry('providers: { a: { upstream: a, about: A } }\nmodels: { m: { b: x } }\nimages: {}\nreasoning: []\n'),
+    () => parseModelRegistry('providers: { a: { upstream: a, about: A } }\nmodels: { m: { b: x } }\nimages: {}\nreasoning: []\n'),
     /models\.m names unknown provider b/,
   );
-  t.throws(() => parseRegistry('providers: {}\nmodels: { m: {} }\nimages: {}\nreasoning: []\n'), /models\.yaml/);
+  t.throws(() => parseModelRegistry('providers: {}\nmodels: { m: {} }\nimages: {}\nreasoning: []\n'), /models\.yaml/);
 });
 
 t.test('a gateway serves every alias that has no configured provider of its own', async (t) => {
@@ -107,7 +107,7 @@ t.test('a gateway serves every alias that has no configured provider of its own'
 });
 
 t.test('a provider entry marked as a gateway is one without AI_GATEWAY', async (t) => {
-  const registry = parseRegistry(
+  const registry = parseModelRegistry(
     'providers: { openai: { upstream: openai, about: A }, litellm: { upstream: openrouter, about: LiteLLM, gateway: true } }\nmodels: { m: { openai: m-at-openai } }\nimages: {}\nreasoning: []\n',
   );
   const gateway = gatewayFrom(registry, {});

@@ -1,7 +1,7 @@
 /** GET /api/admin/endpoints' rows (engine/pipeline/discovery/listing.ts), from a registry of two endpoints. */
 import t from 'tap';
 import { listing } from '../../engine/pipeline/discovery/listing.js';
-import type { Registry } from '../../engine/pipeline/endpoint-registry.js';
+import type { EndpointRegistry } from '../../engine/pipeline/endpoint-registry.js';
 import type { Endpoint } from '../../engine/core/manifest-types.js';
 
 const endpoint = (path: string, extra: Partial<Endpoint>) =>
@@ -22,7 +22,7 @@ const endpoint = (path: string, extra: Partial<Endpoint>) =>
 t.test('async: true marks the endpoints that take async=true, so a client can tell them apart', async (t) => {
   const registry = {
     routes: [{ endpoint: endpoint('/api/x/long', { async: true }) }, { endpoint: endpoint('/api/x/quick', {}), unavailable: 'X_KEY not set' }],
-  } as unknown as Registry;
+  } as unknown as EndpointRegistry;
   const { endpoints, total, available } = listing(registry);
   t.match(endpoints[0], { path: '/api/x/long', async: true, available: true });
   t.notOk('async' in endpoints[1], 'absent on an endpoint without jobs');
@@ -44,7 +44,7 @@ t.test("resultAlso and dialects are listed as a manifest writes them, so a bot's
       },
       { endpoint: endpoint('/api/x/plain', {}) },
     ],
-  } as unknown as Registry;
+  } as unknown as EndpointRegistry;
   const { endpoints } = listing(registry);
   t.match(endpoints[0], { resultAlso: ['results', 'image_url=image_url'], dialects: { gifted: { shape: 'link' } } });
   t.notOk('resultAlso' in endpoints[1] || 'dialects' in endpoints[1], 'absent where the manifest has none');

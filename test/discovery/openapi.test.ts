@@ -7,7 +7,7 @@ import { loadConfig } from '../../engine/platform/config.js';
 import { ENDPOINTS_DIR } from '../../engine/app/app.js';
 import { loadEndpoints, loadManifestFile } from '../../engine/catalog/load.js';
 import { EndpointRouter } from '../../engine/catalog/router.js';
-import type { Registry, Route } from '../../engine/pipeline/endpoint-registry.js';
+import type { EndpointRegistry, Route } from '../../engine/pipeline/endpoint-registry.js';
 import { buildOpenApi } from '../../engine/pipeline/discovery/openapi.js';
 import { builtin } from '../../engine/pipeline/builtin.js';
 import { ERROR_CODES } from '../../engine/core/error-codes.js';
@@ -28,7 +28,12 @@ if (new Set(endpoints.map((e) => e.id)).size !== endpoints.length) throw new Err
 const routes: Route[] = endpoints.map((endpoint) =>
   endpoint.requires.env.length ? { endpoint, unavailable: `${endpoint.requires.env.join(', ')} not set` } : { endpoint },
 );
-const registry: Registry = { routes, byId: new Map(routes.map((r) => [r.endpoint.id, r])), router: new EndpointRouter(endpoints), built: Promise.resolve() };
+const registry: EndpointRegistry = {
+  routes,
+  byId: new Map(routes.map((r) => [r.endpoint.id, r])),
+  router: new EndpointRouter(endpoints),
+  built: Promise.resolve(),
+};
 const config = loadConfig({ PUBLIC_BASE_URL: 'https://api.example.test/', CREATOR: 'Tester' });
 // two built-in routes, as the engine's table declares them (engine/pipeline/builtin.ts)
 const builtins = [

@@ -2,13 +2,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { loadRegistryCompiled } from '../../engine/pipeline/compiled-catalog.js';
+import { loadCompiledCatalog } from '../../engine/pipeline/compiled-catalog.js';
 import { tempDataDir } from '../support/serve.js';
 import { writeTestEndpoints } from './test-endpoints.js';
 
 t.test('reuse, and invalidation on a changed, added or removed source', async (t) => {
   const { dir } = writeTestEndpoints();
-  const loadEndpointsCompiled = (root: string, file: string) => loadRegistryCompiled(root, file).endpoints;
+  const loadEndpointsCompiled = (root: string, file: string) => loadCompiledCatalog(root, file).endpoints;
   const cache = path.join(tempDataDir(), 'registry.json');
   const first = loadEndpointsCompiled(dir, cache);
   t.ok(fs.existsSync(cache), 'compiled on first load');
@@ -48,9 +48,9 @@ t.test('reuse, and invalidation on a changed, added or removed source', async (t
   fs.mkdirSync(upstreams, { recursive: true });
   const spec = (description: string) => `name: local\ndescription: ${description}\nbaseUrl: { env: LOCAL_BASE_URL }\n`;
   fs.writeFileSync(path.join(upstreams, 'local.yaml'), spec('first'));
-  t.equal(loadRegistryCompiled(dir, cache).upstreams[0]?.description, 'first', 'upstream specs are compiled too');
+  t.equal(loadCompiledCatalog(dir, cache).upstreams[0]?.description, 'first', 'upstream specs are compiled too');
   fs.writeFileSync(path.join(upstreams, 'local.yaml'), spec('second, edited'));
-  t.equal(loadRegistryCompiled(dir, cache).upstreams[0]?.description, 'second, edited', 'an edited upstream spec is re-read');
+  t.equal(loadCompiledCatalog(dir, cache).upstreams[0]?.description, 'second, edited', 'an edited upstream spec is re-read');
 });
 
 t.test('adapter configs are checked while compiling, with their defaults filled in', async (t) => {
@@ -63,6 +63,6 @@ t.test('adapter configs are checked while compiling, with their defaults filled 
       .replace('/api/test/needs-env', '/api/test/broken')
       .replace(/adapter: .*/, 'adapter: { kind: dataset, config: { nofile: true } }'),
   );
-  t.throws(() => loadRegistryCompiled(dir, cache), /broken\.yaml: adapter\.config/);
+  t.throws(() => loadCompiledCatalog(dir, cache), /broken\.yaml: adapter\.config/);
   t.notOk(fs.existsSync(cache), 'nothing compiled from a broken registry');
 });

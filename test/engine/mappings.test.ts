@@ -11,7 +11,7 @@ import t from 'tap';
 import { TreeInterpreter } from '@jmespath-community/jmespath';
 import { loadManifestFile } from '../../engine/catalog/load.js';
 import { compileMapping, type Expression, type ResolvedMapping } from '../../engine/core/mapping.js';
-import { loadRegistryCompiled } from '../../engine/pipeline/compiled-catalog.js';
+import { loadCompiledCatalog } from '../../engine/pipeline/compiled-catalog.js';
 import { INLINE_MAX_CHARS } from '../../engine/catalog/expressions.js';
 import { checkAdapterConfig } from '../../engine/pipeline/endpoint-registry.js';
 
@@ -170,7 +170,7 @@ t.test('the compiled registry follows an edited mapping or data file', async (t)
     'path: /api/test/x\ncategory: search\nsummary: Compiled mapping\nadapter: { kind: http, config: { providers: [{ upstream: local, path: /, result: { mapping: up.one } }] } }\nexamples: [{ params: {}, expect: {} }]\n',
   );
   const cache = path.join(dir, 'cache', 'registry.json');
-  const resultOf = () => (loadRegistryCompiled(dir, cache).endpoints[0].adapter.config.providers as { result: ResolvedMapping }[])[0].result;
+  const resultOf = () => (loadCompiledCatalog(dir, cache).endpoints[0].adapter.config.providers as { result: ResolvedMapping }[])[0].result;
   t.match(resultOf(), { expression: '{n: name, t: $t}', variables: { t: { a: 1 } } });
   put('mappings/up.yaml', 'one:\n  description: one mapping\n  data: { t: data/t.yaml }\n  expression: "{name: name, t: $t}"\n');
   t.equal(resultOf().expression, '{name: name, t: $t}', 'an edited mapping is re-read');

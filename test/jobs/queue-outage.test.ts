@@ -4,7 +4,7 @@ import { closeDatabase } from '../../engine/platform/db/database.js';
 import { createHttpClient } from '../../engine/platform/http/client.js';
 import { Jobs } from '../../engine/pipeline/jobs/service.js';
 import type { Endpoint } from '../../engine/core/manifest-types.js';
-import type { Registry } from '../../engine/pipeline/endpoint-registry.js';
+import type { EndpointRegistry } from '../../engine/pipeline/endpoint-registry.js';
 import { silentLogger } from '../../engine/platform/log.js';
 import type { FileStore } from '../../engine/platform/storage/files.js';
 import { startRedisServer } from '../limits/redis-server.js';
@@ -19,7 +19,7 @@ t.test('a submission while Redis does not answer fails with 503 and leaves no pe
   const redis = await startRedisServer(t, t.testdir());
   if (!redis) throw new Error('redis-server is not installed: apt-get install -y redis-server');
   const config = loadConfig({ REDIS_URL: redis.url, DATA_DIR: tempDataDir(), MANIFOLD_ROLE: 'api', ALLOW_PRIVATE_URLS: '1' });
-  const jobs = new Jobs({ config, registry: {} as Registry, files: {} as FileStore, http: createHttpClient(config), logger: silentLogger });
+  const jobs = new Jobs({ config, registry: {} as EndpointRegistry, files: {} as FileStore, http: createHttpClient(config), logger: silentLogger });
   t.teardown(async () => {
     redis.thaw();
     await jobs.close();

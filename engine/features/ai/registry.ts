@@ -60,11 +60,11 @@ let loaded: ModelRegistry | undefined;
 
 /** The registry, read and checked once per process. */
 export function modelRegistry(): ModelRegistry {
-  if (!loaded) loaded = parseRegistry(fs.readFileSync(MODELS_FILE, 'utf8'));
+  if (!loaded) loaded = parseModelRegistry(fs.readFileSync(MODELS_FILE, 'utf8'));
   return loaded;
 }
 
-export function parseRegistry(text: string): ModelRegistry {
+export function parseModelRegistry(text: string): ModelRegistry {
   const data = parseYaml(text);
   const validate = ajvFor('as-written').compile<ModelRegistry>(schema);
   if (!validate(data)) throw new Error(`models.yaml: ${validate.errors!.map((e) => `${e.instancePath} ${e.message}`).join('; ')}`);

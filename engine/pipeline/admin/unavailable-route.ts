@@ -5,13 +5,13 @@
  * admin`: it tells which providers a host has configured.
  */
 import { json } from '../../contract/call.js';
-import type { Registry } from '../endpoint-registry.js';
+import type { EndpointRegistry } from '../endpoint-registry.js';
 import { groupUnavailable } from '../../platform/settings/unavailable-summary.js';
 import { builtin, type Builtin } from '../builtin.js';
 
 export const ADMIN_UNAVAILABLE_PATH = '/api/admin/unavailable';
 
-export function unavailableBuiltins({ registry }: { registry: Registry }): Builtin[] {
+export function unavailableBuiltins({ registry }: { registry: EndpointRegistry }): Builtin[] {
   return [
     builtin({
       method: 'GET',

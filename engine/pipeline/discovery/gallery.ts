@@ -3,7 +3,7 @@ import { notFound } from '../../core/errors.js';
 import { makeAsset, sendAsset, type Asset } from './asset.js';
 import { galleryPage, GALLERY_SCRIPT, type GalleryEntry } from './gallery-page.js';
 import { templateHash } from '../../features/effects/templates.js';
-import type { Registry } from '../endpoint-registry.js';
+import type { EndpointRegistry } from '../endpoint-registry.js';
 import type { Template } from '../../features/effects/template-types.js';
 import { builtin, type Builtin } from '../builtin.js';
 
@@ -42,7 +42,7 @@ export function galleryEntries(templates: Template[], baseUrl: string): GalleryE
  * a copyable example request. Previews are rendered on first request through the
  * shared pool and cache, then served with a day-long cache lifetime.
  */
-export function galleryBuiltins(deps: { config: Config; registry: Pick<Registry, 'routes'> }): Builtin[] {
+export function galleryBuiltins(deps: { config: Config; registry: Pick<EndpointRegistry, 'routes'> }): Builtin[] {
   let templates: Map<string, { template: Template; hash: string }> | undefined;
   // the templates are the effect endpoints' own (their family items), collected (and hashed) on first use
   const bySlug = () =>

@@ -1,8 +1,8 @@
-import type { Registry } from '../endpoint-registry.js';
+import type { EndpointRegistry } from '../endpoint-registry.js';
 import type { Builtin } from '../builtin.js';
 
 /** GET /api/admin/endpoints: every route from the manifests, with availability and why, then the built-in routes. */
-export function listing(registry: Registry, builtins: readonly Builtin[] = []) {
+export function listing(registry: EndpointRegistry, builtins: readonly Builtin[] = []) {
   const endpoints = registry.routes.map(({ endpoint, unavailable }) => ({
     method: endpoint.method,
     ...(endpoint.alsoGet ? { alsoGet: true } : {}),

@@ -1,5 +1,5 @@
 import type { Config } from '../../platform/config.js';
-import type { Registry, Route } from '../endpoint-registry.js';
+import type { EndpointRegistry, Route } from '../endpoint-registry.js';
 import type { BodyType, Endpoint } from '../../core/manifest-types.js';
 import type { Builtin } from '../builtin.js';
 import { API_KEY_PARAM, IMPLICIT_PARAMS, implicitParamsOf } from '../../core/implicit-params.js';
@@ -51,7 +51,7 @@ const MARKER_TAGS = new Set(['long-running']);
  * Build the whole document, or one category's (without the built-in routes). Pure: the
  * same registry and config give the same document.
  */
-export function buildOpenApi(registry: Registry, config: Config, category?: Endpoint['category'], builtins: readonly Builtin[] = []): Json {
+export function buildOpenApi(registry: EndpointRegistry, config: Config, category?: Endpoint['category'], builtins: readonly Builtin[] = []): Json {
   const paths: Record<string, Record<string, Json>> = {};
   const operationIds = new Set<string>();
   const extraTags = new Set<string>();

@@ -1,5 +1,5 @@
 import type { Config } from '../../platform/config.js';
-import type { Registry } from '../endpoint-registry.js';
+import type { EndpointRegistry } from '../endpoint-registry.js';
 import { notFound } from '../../core/errors.js';
 import { buildOpenApi, CATEGORY_NAMES } from './openapi.js';
 import { CATEGORIES, type Category } from '../../core/manifest-types.js';
@@ -8,7 +8,7 @@ import { docsAsset, docsPage, docsPolicy } from './docs.js';
 import { builtin, type Builtin } from '../builtin.js';
 
 export interface DiscoveryDeps {
-  registry: Registry;
+  registry: EndpointRegistry;
   config: Config;
   /** The whole built-in table: the OpenAPI document describes it beside the manifests. */
   builtins: () => readonly Builtin[];
@@ -94,7 +94,7 @@ export function discoveryBuiltins(deps: DiscoveryDeps): Builtin[] {
   ];
 }
 
-function docsConfig(registry: Registry) {
+function docsConfig(registry: EndpointRegistry) {
   const counts = new Map<string, number>();
   for (const { endpoint } of registry.routes) counts.set(endpoint.category, (counts.get(endpoint.category) ?? 0) + 1);
   const urls = CATEGORIES.filter((c) => counts.has(c)).map((c) => ({ url: `/openapi/${c}.json`, name: `${CATEGORY_NAMES[c]} (${counts.get(c)})` }));

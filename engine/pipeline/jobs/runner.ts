@@ -7,7 +7,7 @@ import type { Config } from '../../platform/config.js';
 import { ApiError, unavailable } from '../../core/errors.js';
 import { toApiError } from '../envelope.js';
 import type { Logger } from '../../platform/log.js';
-import type { Registry } from '../endpoint-registry.js';
+import type { EndpointRegistry } from '../endpoint-registry.js';
 import type { FileStore } from '../../platform/storage/files.js';
 import { storeOutput } from './job-output.js';
 import type { JobRecord, JobStore } from './store.js';
@@ -26,7 +26,7 @@ const PROGRESS_WRITE_MS = 250;
 
 export interface RunnerDeps {
   config: Config;
-  registry: Registry;
+  registry: EndpointRegistry;
   store: JobStore;
   files: FileStore;
   logger: Logger;

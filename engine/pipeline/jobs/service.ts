@@ -8,7 +8,7 @@ import type { Logger } from '../../platform/log.js';
 import type { UsageCounter } from '../../platform/db/usage.js';
 import type { EngineMetrics } from '../../platform/metrics/metrics.js';
 import type { Endpoint } from '../../core/manifest-types.js';
-import type { Registry } from '../endpoint-registry.js';
+import type { EndpointRegistry } from '../endpoint-registry.js';
 import type { FileStore } from '../../platform/storage/files.js';
 import { outputOf } from './job-output.js';
 import type { JobQueue } from './queue.js';
@@ -28,7 +28,7 @@ import { receiverOf, WebhookSender } from './webhook.js';
  */
 export interface JobsDeps {
   config: Config;
-  registry: Registry;
+  registry: EndpointRegistry;
   files: FileStore;
   http: HttpClient;
   logger: Logger;
@@ -218,7 +218,7 @@ export class Jobs {
  * JOBS_MAX_AGE_MS must outlast the longest job endpoint's timeout, or the reconciler would fail
  * such jobs while they run: the boot stops saying so (tests hand in an empty registry).
  */
-function checkMaxAge(maxAgeMs: number, registry: Registry): void {
+function checkMaxAge(maxAgeMs: number, registry: EndpointRegistry): void {
   const timeouts = [...(registry.byId?.values() ?? [])].filter((r) => r.endpoint.async).map((r) => r.endpoint.limits.timeoutMs);
   const longest = Math.max(0, ...timeouts);
   if (maxAgeMs <= longest)
