@@ -121,6 +121,10 @@ export class MediaService {
     );
     try {
       return produced(await (caller.cancelled ? abortable(obtained, caller.cancelled) : obtained));
+    } catch (error) {
+      // joined a run that everyone else had just withdrawn, as it was being stopped: this caller still wants it
+      if (error instanceof WorkWithdrawn && !caller.cancelled?.aborted) return this.link(url, spec, progress, caller);
+      throw error;
     } finally {
       waiting.leave();
     }
@@ -137,15 +141,15 @@ export class MediaService {
     const entry = run;
     entry.callers++;
     let left = false;
-    const leave = (withdrawn?: unknown) => {
+    const leave = (withdrawn = false) => {
       if (left) return;
       left = true;
       cancelled?.removeEventListener('abort', onCancel);
       if (--entry.callers > 0) return;
       if (this.waiting.get(key) === entry) this.waiting.delete(key);
-      if (withdrawn !== undefined) entry.stop.abort(withdrawn);
+      if (withdrawn) entry.stop.abort(new WorkWithdrawn());
     };
-    const onCancel = () => leave(cancelled!.reason);
+    const onCancel = () => leave(true);
     if (cancelled?.aborted) onCancel();
     else cancelled?.addEventListener('abort', onCancel, { once: true });
     return { stop: entry.stop.signal, leave: () => leave() };
@@ -281,6 +285,13 @@ export class MediaService {
       end();
       throw error;
     }
+  }
+}
+
+/** Why shared link work stopped: every caller waiting for it withdrew (wait()). */
+class WorkWithdrawn extends Error {
+  constructor() {
+    super('Every caller of this media work withdrew it');
   }
 }
 
