@@ -12,6 +12,7 @@ import { buildConsole } from '../../scripts/build-console.js';
 import { CONSOLE_PAGES, consolePage, haveChromium, launchChromium, openPage, signIn, CHROMIUM } from '../../scripts/console-browser.js';
 import { JobStore } from '../../engine/pipeline/jobs/store.js';
 import { testEndpoints } from '../engine/test-endpoints.js';
+import { freePort } from '../support/free-port.js';
 import { serve } from '../support/serve.js';
 import { TEST_ADMIN_TOKEN } from '../support/tokens.js';
 
@@ -248,6 +249,19 @@ if (!haveChromium()) {
     await page.getByRole('button', { name: 'New key' }).click();
     await page.getByRole('dialog', { name: 'New key' }).waitFor();
     await audit('the new-key dialog', page);
+    await page.close();
+  });
+  t.test('a dependency that does not answer is down on the Health page, with its problem', async (t) => {
+    // Redis on a port nothing listens on: readiness answers 503 not_ready naming it
+    const broken = await serve({ ADMIN_TOKEN: TEST_ADMIN_TOKEN, REDIS_URL: `redis://127.0.0.1:${await freePort()}` }, testEndpoints());
+    t.teardown(() => broken.close());
+    const { page } = await consolePage(browser, broken.url);
+    await signIn(page, broken.url, TEST_ADMIN_TOKEN);
+    await openPage(page, 'Health');
+    await page.getByRole('status').filter({ hasText: 'Not ready (503)' }).waitFor();
+    const redis = page.locator('#health-table tbody tr').filter({ has: page.locator('th', { hasText: /^redis$/ }) });
+    await redis.getByText('down', { exact: true }).waitFor();
+    t.not((await redis.locator('td').last().textContent())?.trim(), '', 'with the problem the check met');
     await page.close();
   });
 }
