@@ -8,10 +8,10 @@
  * `import type` it, which the transpiler erases: a production install without the
  * devDependency builds and runs without it.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Endpoint } from '../engine/core/manifest-types.js';
 import { ROOT } from '../engine/core/root.js';
+import { indent, writeGenerated } from './generated-ts.js';
 import { implicitParamsOf } from '../engine/core/implicit-params.js';
 
 export const PARAMS_FILE = path.join(ROOT, 'engine', 'kinds', 'handlers', 'params.generated.ts');
@@ -65,31 +65,5 @@ export async function handlerParamTypes(endpoints: Endpoint[]): Promise<string> 
   return indent(ts);
 }
 
-/** Two spaces per level (the generator's own formatting runs prettier, which costs seconds). */
-function indent(ts: string): string {
-  let depth = 0;
-  return ts
-    .split('\n')
-    .map((line) => {
-      const text = line.trim();
-      if (/^[}\]]/.test(text)) depth--;
-      const out = text ? '  '.repeat(Math.max(depth, 0)) + text : '';
-      if (/[{[(]$/.test(text)) depth++;
-      return out;
-    })
-    .join('\n');
-}
-
 /** Write the file when its content changed: true when it did, undefined when the generator is not installed. */
-export async function writeHandlerParamTypes(endpoints: Endpoint[]): Promise<boolean | undefined> {
-  let ts: string;
-  try {
-    ts = await handlerParamTypes(endpoints);
-  } catch (err) {
-    if ((err as { code?: string }).code === 'ERR_MODULE_NOT_FOUND') return undefined;
-    throw err;
-  }
-  if (fs.existsSync(PARAMS_FILE) && fs.readFileSync(PARAMS_FILE, 'utf8') === ts) return false;
-  fs.writeFileSync(PARAMS_FILE, ts);
-  return true;
-}
+export const writeHandlerParamTypes = (endpoints: Endpoint[]): Promise<boolean | undefined> => writeGenerated(PARAMS_FILE, () => handlerParamTypes(endpoints));

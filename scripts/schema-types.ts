@@ -12,6 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../engine/core/root.js';
+import { indent, writeGenerated } from './generated-ts.js';
 
 export const SCHEMA_TYPES = [
   { schema: 'engine/catalog/manifest.schema.json', out: 'engine/core/manifest.generated.ts', name: 'Manifest' },
@@ -33,36 +34,13 @@ export async function schemaTypes(entry: (typeof SCHEMA_TYPES)[number]): Promise
   return indent(ts);
 }
 
-/** Two spaces per level (the generator's own formatting runs prettier, which costs seconds). */
-function indent(ts: string): string {
-  let depth = 0;
-  return ts
-    .split('\n')
-    .map((line) => {
-      const text = line.trim();
-      if (/^[}\])]/.test(text)) depth--;
-      const out = text ? '  '.repeat(Math.max(depth, 0)) + (text.startsWith('*') ? ' ' : '') + text : '';
-      if (/[{[(]$/.test(text)) depth++;
-      return out;
-    })
-    .join('\n');
-}
-
 /** Write each file whose content changed: the paths written, or undefined when the generator is not installed. */
 export async function writeSchemaTypes(): Promise<string[] | undefined> {
   const written: string[] = [];
   for (const entry of SCHEMA_TYPES) {
-    let ts: string;
-    try {
-      ts = await schemaTypes(entry);
-    } catch (err) {
-      if ((err as { code?: string }).code === 'ERR_MODULE_NOT_FOUND') return undefined;
-      throw err;
-    }
-    const file = path.join(ROOT, entry.out);
-    if (fs.existsSync(file) && fs.readFileSync(file, 'utf8') === ts) continue;
-    fs.writeFileSync(file, ts);
-    written.push(entry.out);
+    const changed = await writeGenerated(path.join(ROOT, entry.out), () => schemaTypes(entry));
+    if (changed === undefined) return undefined;
+    if (changed) written.push(entry.out);
   }
   return written;
 }
