@@ -2,6 +2,7 @@ import { requireRoute } from '../../../features/ai/catalog.js';
 import { generateImage } from '../../../features/ai/openai-api.js';
 import { upstreamError } from '../../../core/errors.js';
 import { FileOutput, handler } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 
@@ -14,7 +15,7 @@ const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
  * endpoint whose response is binary answers the picture itself (fetched from the provider's
  * link when it gave one), or its link with `hosted=true`.
  */
-export default handler<{ prompt: string; hosted?: boolean }>(async ({ params, options, call, setup }) => {
+export default handler<Params['ai/model-image']>(async ({ params, options, call, setup }) => {
   const route = requireRoute('images', String(options.model), setup.upstreams, setup.config.env);
   const request = {
     route,
@@ -24,7 +25,7 @@ export default handler<{ prompt: string; hosted?: boolean }>(async ({ params, op
     signal: call.signal,
   };
   const image = await generateImage({ upstreams: setup.upstreams }, request);
-  if (setup.endpoint.response === 'binary' && !params.hosted) {
+  if (setup.endpoint.response === 'binary' && !('hosted' in params && params.hosted)) {
     if (image.png) return new FileOutput(image.png, 'png', 'image/png');
     const fetched = await setup.http
       .fetchUserUrl(image.url!, { timeoutMs: 30_000, signal: call.signal, maxBytes: MAX_IMAGE_BYTES, accept: 'image/*' })

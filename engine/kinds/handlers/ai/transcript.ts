@@ -4,6 +4,7 @@ import { openAudioSource } from '../../../features/audio/source.js';
 import { invalidParameter, notFound } from '../../../core/errors.js';
 import { LOCAL_NOTE, transcribeLocal, transcribeRemote, transcriptionConfigured } from '../../../features/speech/transcribe.js';
 import { handler } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /** Longest source: a Whisper server takes long recordings; pocketsphinx runs at ~0.25–1× real time here. */
 const MAX_REMOTE_S = 60 * 60;
@@ -14,7 +15,7 @@ const MAX_LOCAL_S = 15 * 60;
  * audio track to what the engine wants (16 kHz mono: WAV for pocketsphinx, a 64 kbps MP3
  * for a server, which keeps an hour under the usual 25 MB upload limit).
  */
-export default handler<{ url: string; lang?: string }>(async ({ params, call, setup }) => {
+export default handler<Params['ai/transcript']>(async ({ params, call, setup }) => {
   const remote = transcriptionConfigured(setup);
   const lang = params.lang?.toLowerCase();
   if (!remote && lang && !/^en(-us)?$/.test(lang)) {

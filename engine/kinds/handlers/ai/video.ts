@@ -1,6 +1,7 @@
 import { requireRoute } from '../../../features/ai/catalog.js';
 import { generateVideo } from '../../../features/ai/openai-api.js';
 import { FileOutput, handler } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /** How often a render in progress is asked after; Sora takes a minute or more. */
 const POLL_MS = 5000;
@@ -11,7 +12,7 @@ const POLL_MS = 5000;
  * (engine/features/ai/openai-api.ts generateVideo). The MP4 is hosted here (the provider's content
  * link needs the provider's key) and its link is the result, or the bytes with stream=true.
  */
-export default handler<{ prompt: string; seconds: number; size: string }>(async ({ params, options, call, setup }) => {
+export default handler<Params['ai/video']>(async ({ params, options, call, setup }) => {
   const route = requireRoute('videos', String(options.model), setup.upstreams, setup.config.env);
   const mp4 = await generateVideo(
     { upstreams: setup.upstreams },
