@@ -1,12 +1,13 @@
 import t from 'tap';
 import randomPicture, { CATEGORIES } from '../../engine/kinds/handlers/fun/random.js';
 import type { HandlerInput } from '../../engine/contract/handler.js';
+import type { Params } from '../../engine/kinds/handlers/params.generated.js';
 
 t.test('/api/anime/random draws its category at random among the still-picture ones', async (t) => {
   const asked = new Set<string>();
   const setup = { upstreams: { call: async (_name: string, { path }: { path: string }) => (asked.add(path), { url: `https://i.waifu.pics${path}.jpg` }) } };
   const input = (params: Record<string, unknown>) =>
-    ({ params, options: {}, call: { signal: new AbortController().signal }, setup }) as unknown as HandlerInput<{ category?: string }>;
+    ({ params, options: {}, call: { signal: new AbortController().signal }, setup }) as unknown as HandlerInput<Params['fun/random']>;
   const wrong: string[] = [];
   for (let i = 0; i < 200; i++) {
     const { url, category } = (await randomPicture(input({}))) as { url: string; category: string };

@@ -1,5 +1,6 @@
 import { upstreamError } from '../../../core/errors.js';
 import { handler } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /**
  * /api/anime/random: a random SFW anime picture from a random waifu.pics category (the
@@ -8,7 +9,7 @@ import { handler } from '../../../contract/handler.js';
  */
 export const CATEGORIES = ['waifu', 'neko', 'shinobu', 'megumin', 'awoo', 'smile', 'happy', 'wink', 'blush', 'smug'] as const;
 
-export default handler<{ category?: string }>(async ({ params, call, setup }) => {
+export default handler<Params['fun/random']>(async ({ params, call, setup }) => {
   const category = params.category ?? CATEGORIES[Math.floor(Math.random() * CATEGORIES.length)];
   const answer = await setup.upstreams.call<{ url?: unknown }>('waifu-pics', { path: `/sfw/${category}`, signal: call.signal });
   if (typeof answer?.url !== 'string') throw upstreamError('waifu-pics', 'no url in the answer');

@@ -1,5 +1,6 @@
 import { notFound, upstreamError } from '../../../core/errors.js';
 import { FileOutput, handler } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /**
  * /api/fun/webcam: a current snapshot of a random live webcam from Windy's Webcams API,
@@ -22,7 +23,7 @@ interface Webcam {
 const PAGE = 50;
 const FREE_OFFSET_LIMIT = 1000;
 
-export default handler<{ country?: string; category?: string }>(async ({ params, options, call, setup }) => {
+export default handler<Params['fun/webcam']>(async ({ params, options, call, setup }) => {
   const list = (offset: number) =>
     setup.upstreams.call<{ total?: number; webcams?: Webcam[] }>('windy-webcams', {
       path: '/webcams',
