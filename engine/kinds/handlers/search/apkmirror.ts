@@ -3,6 +3,7 @@ import { notFound, upstreamError } from '../../../core/errors.js';
 import { absolute, attr, byClass, byTag, firstByClass, parseHtml, textOf, type Element } from '../../../features/tools/html/dom.js';
 import { readInPool } from '../cpu-pool.js';
 import { handler, pureHandler } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /**
  * /api/search/apkmirror: Android APK releases from APKMirror's search page (no API).
@@ -48,7 +49,7 @@ function release(row: Element) {
   };
 }
 
-export default handler<{ query: string; limit: number }>(async ({ params, call, setup }) => {
+export default handler<Params['search/apkmirror']>(async ({ params, call, setup }) => {
   const html = await setup.upstreams.text('apkmirror', {
     path: '/',
     query: { post_type: 'app_release', searchtype: 'apk', s: params.query },

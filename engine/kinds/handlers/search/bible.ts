@@ -2,6 +2,7 @@ import { upstreamError } from '../../../core/errors.js';
 import { parseLanguage } from '../../../features/translate/languages.js';
 import { configuredServices, translateWith } from '../../../features/translate/services.js';
 import { handler, type HandlerInput } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /**
  * /api/search/bible: a passage by reference from bible-api.com (public-domain translations),
@@ -27,7 +28,7 @@ interface Passage {
   verses?: Verse[];
 }
 
-type Input = HandlerInput<{ verse: string; translation: string }>;
+type Input = HandlerInput<Params['search/bible']>;
 
 /** Each service has this long for one translation; the passage is answered whatever they do. */
 const TRANSLATE_MS = 12_000;
@@ -45,7 +46,7 @@ async function translated(input: Input, text: string, to: string): Promise<strin
   return null;
 }
 
-export default handler<{ verse: string; translation: string }>(async (input) => {
+export default handler<Params['search/bible']>(async (input) => {
   const { params, call, setup } = input;
   const answer = await setup.upstreams.call<Passage>('bible-api', {
     path: `/${encodeURIComponent(params.verse)}`,

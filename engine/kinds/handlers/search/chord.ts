@@ -1,6 +1,7 @@
 import { notFound, upstreamError } from '../../../core/errors.js';
 import { chordNames, pageData, plainSheet, searchSongs, tabPage, UG_TABS, type SearchHit } from '../../scrape/ultimate-guitar.js';
 import { handler, pureHandler } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /** Other chord sheets listed beside the one returned. */
 const MORE = 10;
@@ -11,7 +12,7 @@ const MORE = 10;
  * with the most votes is read (the site's own "best version" pick), and the other
  * chord sheets found are listed with their links.
  */
-export default handler<{ query: string }>(async ({ params, call, setup }) => {
+export default handler<Params['search/chord']>(async ({ params, call, setup }) => {
   const hits = (await searchSongs(setup, params.query, call.signal)).filter(isChordSheet);
   if (!hits.length) throw notFound('No chords found for this song');
   const sameSong = (h: SearchHit) => h.song_name === hits[0].song_name && h.artist_name === hits[0].artist_name;

@@ -2,6 +2,7 @@ import { notFound, upstreamError } from '../../../core/errors.js';
 import { absolute, attr, byClass, byTag, firstByClass, parseHtml, textOf, type Element } from '../../../features/tools/html/dom.js';
 import { readInPool } from '../cpu-pool.js';
 import { handler, pureHandler } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /**
  * /api/search/happymod: modded Android apps from HappyMod's search page (no API). Each
@@ -44,7 +45,7 @@ function app(box: Element) {
   };
 }
 
-export default handler<{ query: string; limit: number }>(async ({ params, call, setup }) => {
+export default handler<Params['search/happymod']>(async ({ params, call, setup }) => {
   const html = await setup.upstreams.text('happymod', { path: '/search.html', query: { q: params.query }, signal: call.signal });
   return readInPool('search/happymod#extract', { html, limit: params.limit }, { signal: call.signal, config: setup.config });
 });

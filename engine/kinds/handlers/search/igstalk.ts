@@ -1,6 +1,7 @@
 import { ApiError, notFound, upstreamError } from '../../../core/errors.js';
 import { upstreamStatusOf } from '../../../platform/http/client.js';
 import { handler } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /**
  * /api/stalk/igstalk: a public Instagram profile from the endpoint Instagram's own web
@@ -44,7 +45,7 @@ const loginRequired = () =>
     'Instagram asks this server to log in before it shows profiles (it refuses anonymous lookups from many datacenter addresses); the host can set INSTAGRAM_SESSIONID or INSTAGRAM_URL',
   );
 
-export default handler<{ username: string }>(async ({ params, call, setup }) => {
+export default handler<Params['search/igstalk']>(async ({ params, call, setup }) => {
   const username = params.username.replace(/^@/, '');
   let text: string;
   try {

@@ -1,5 +1,6 @@
 import { notFound, upstreamError } from '../../../core/errors.js';
 import { handler } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /**
  * /api/search/pinterest: pins for a query from the JSON Pinterest's own web app loads
@@ -54,7 +55,7 @@ function shape(pin: Pin) {
   };
 }
 
-export default handler<{ query: string; limit: number }>(async ({ params, call, setup }) => {
+export default handler<Params['search/pinterest']>(async ({ params, call, setup }) => {
   const answer = await setup.upstreams.call<Answer>('pinterest', {
     path: '/resource/BaseSearchResource/get/',
     query: {

@@ -2,9 +2,10 @@ import { notFound, upstreamError } from '../../../core/errors.js';
 import { parseSearchPage } from '../../scrape/google-play.js';
 import { readInPool } from '../cpu-pool.js';
 import { handler, pureHandler } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /** /api/search/playstore: apps from Google Play's own search page (no API or key exists for it). */
-export default handler<{ query: string; limit: number; lang: string; country: string }>(async ({ params, call, setup }) => {
+export default handler<Params['search/playstore']>(async ({ params, call, setup }) => {
   const html = await setup.upstreams.text('google-play', {
     path: '/store/search',
     query: { q: params.query, c: 'apps', hl: params.lang, gl: params.country },

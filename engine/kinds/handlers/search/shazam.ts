@@ -7,6 +7,7 @@ import { AUDD_SAMPLE_SECONDS, AUDD_UPSTREAM, auddRecognize } from '../../../feat
 import { fingerprintAudio } from '../../../features/songid/fingerprint.js';
 import type { Song } from '../../../features/songid/song.js';
 import { handler } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /** Longest source accepted: only its start is used, but a full mix or podcast is not what this is for. */
 const MAX_SOURCE_S = 60 * 60;
@@ -37,7 +38,7 @@ function forGenre(song: Song) {
  * recordings from their start. The audio is fetched through the SSRF guard (a page goes
  * through the downloaders' media pipeline) and never handed to a service as a URL.
  */
-export default handler<{ url: string }>(async ({ call, setup }) => {
+export default handler<Params['search/shazam']>(async ({ call, setup }) => {
   const source = await openAudioSource(setup, call, { maxDurationS: MAX_SOURCE_S });
   try {
     if (source.duration < MIN_SOURCE_S) throw invalidParameter('url', `the audio is too short to identify (at least ${MIN_SOURCE_S} s)`);

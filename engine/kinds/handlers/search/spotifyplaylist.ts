@@ -2,6 +2,7 @@ import { notFound, upstreamError } from '../../../core/errors.js';
 import { spotifyApi, spotifySearch } from '../../../features/spotify/token.js';
 import { playlist, track, type SpotifyPlaylist, type SpotifyTrack } from '../../../features/spotify/shapes.js';
 import { handler } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /**
  * /api/search/spotifyplaylist: a playlist link (or id) answers that playlist with its
@@ -10,7 +11,7 @@ import { handler } from '../../../contract/handler.js';
  */
 const LINK = /^(?:https?:\/\/open\.spotify\.com\/(?:intl-[a-z-]+\/)?playlist\/|spotify:playlist:)?([A-Za-z0-9]{22})(?:[/?#].*)?$/;
 
-export default handler<{ query: string; limit: number }>(async ({ params, call, setup }) => {
+export default handler<Params['search/spotifyplaylist']>(async ({ params, call, setup }) => {
   const id = LINK.exec(params.query.trim())?.[1];
   if (id) {
     const p = await spotifyApi<SpotifyPlaylist>(setup, `/playlists/${id}`, {}, call.signal);

@@ -2,6 +2,7 @@ import { notFound, upstreamError } from '../../../core/errors.js';
 import { PageData } from '../../../features/tools/html/page-data.js';
 import { readInPool } from '../cpu-pool.js';
 import { handler, pureHandler } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /**
  * /api/stalk/tiktokstalk: a public TikTok profile, read from the JSON the profile page
@@ -38,7 +39,7 @@ const UPSTREAM = 'tiktok-web';
 /** 10221: no such account (or banned); 10202: the older code for an account that does not exist. */
 const NO_ACCOUNT = new Set([10221, 10202]);
 
-export default handler<{ username: string }>(async ({ params, call, setup }) => {
+export default handler<Params['search/tiktokstalk']>(async ({ params, call, setup }) => {
   const username = params.username.replace(/^@/, '');
   const html = await setup.upstreams.text(UPSTREAM, {
     path: `/@${encodeURIComponent(username)}`,

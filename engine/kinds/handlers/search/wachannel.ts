@@ -2,6 +2,7 @@ import { notFound, upstreamError } from '../../../core/errors.js';
 import { PageData, displayCount } from '../../../features/tools/html/page-data.js';
 import { readInPool } from '../cpu-pool.js';
 import { handler, pureHandler } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /**
  * /api/stalk/wachannel: a WhatsApp channel's public page (upstream `whatsapp-web`), read
@@ -18,7 +19,7 @@ const TITLE_DECOR = /\s*(?:\|\s*)?WhatsApp Channel\s*(?:\|\s*)?/i;
 const GENERIC = /^(?:WhatsApp(?: Channel)?|WhatsApp Web|)$/i;
 const FOLLOWERS = /(\d[\d,.]*\s*[KMB]?)\s+followers?/i;
 
-export default handler<{ url: string }>(async ({ params, call, setup }) => {
+export default handler<Params['search/wachannel']>(async ({ params, call, setup }) => {
   const code = CODE.exec(params.url.trim())![1];
   const html = await setup.upstreams.text(UPSTREAM, { path: `/channel/${code}`, signal: call.signal, notFound: 'No WhatsApp channel has this link' });
   return readInPool('search/wachannel#extract', { html, code }, { signal: call.signal, config: setup.config });

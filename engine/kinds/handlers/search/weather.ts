@@ -2,6 +2,7 @@ import type { AdapterSetup, Call } from '../../../contract/call.js';
 import { notFound, upstreamError } from '../../../core/errors.js';
 import { compileMapping, type Expression, type Mapping } from '../../../core/mapping.js';
 import { handler } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /**
  * /api/search/weather: the place from Open-Meteo's geocoding API, then its current conditions
@@ -63,7 +64,7 @@ async function place(setup: AdapterSetup, call: Call, name: string): Promise<Pla
   return found;
 }
 
-export default handler<{ location: string }>(async ({ params, options, call, setup }) => {
+export default handler<Params['search/weather']>(async ({ params, options, call, setup }) => {
   let toForecast = compiled.get(options);
   if (!toForecast) compiled.set(options, (toForecast = compileMapping(options.forecast as Expression)));
   const at = await place(setup, call, params.location);

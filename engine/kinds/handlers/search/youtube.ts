@@ -5,6 +5,7 @@ import { compileMapping, type Expression, type Mapping } from '../../../core/map
 import { mediaService } from '../../../features/media/service.js';
 import { isoSeconds, lengthFields, videosFromYtdlp, type YoutubeVideo } from '../../../features/media/youtube-search.js';
 import { handler } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /**
  * /api/search/youtube (and yts): YouTube videos for a query, from the YouTube Data API
@@ -98,7 +99,7 @@ const forGenre = (videos: YoutubeVideo[]) =>
     };
   });
 
-export default handler<{ q: string; limit: number }>(async ({ params, options, call, setup }) => {
+export default handler<Params['search/youtube']>(async ({ params, options, call, setup }) => {
   if (!setup.upstreams.unavailable('youtube-data')) {
     let toVideos = compiled.get(options);
     if (!toVideos) compiled.set(options, (toVideos = compileMapping(options.dataApi as Expression)));
