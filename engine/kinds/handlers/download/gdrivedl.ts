@@ -3,6 +3,7 @@ import { mimeTypeOf } from '../../../features/media/file-types.js';
 import { urlMatcher } from '../../../features/media/url-match.js';
 import { handler } from '../../../contract/handler.js';
 import he from 'he';
+import type { Params } from '../params.generated.js';
 
 /**
  * /api/download/gdrivedl: a public Google Drive file's name, type, size and direct link.
@@ -66,7 +67,7 @@ export function readWarningPage(html: string, base: string): { name: string | nu
   return { name: nameSize ? decodeHtml(nameSize[1]!) : null, size: nameSize ? decodeHtml(nameSize[2]!) : null, link: link.href };
 }
 
-export default handler<{ url: string }>(async ({ params, call, setup }) => {
+export default handler<Params['download/gdrivedl']>(async ({ params, call, setup }) => {
   matcher.check(params.url);
   const id = fileId(params.url);
   const base = setup.upstreams.get('google-drive').baseUrl;

@@ -3,6 +3,7 @@ import type { AdapterSetup } from '../../../contract/call.js';
 import { ApiError, notFound, upstreamError } from '../../../core/errors.js';
 import { urlMatcher } from '../../../features/media/url-match.js';
 import { handler } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /**
  * /api/download/gofile: the files of a shared GoFile folder (gofile.io/d/<code>), read
@@ -55,7 +56,7 @@ const FILE_FIELDS = ['id', 'type', 'name', 'size', 'mimetype', 'md5', 'createTim
 const FOLDER_FIELDS = ['id', 'type', 'name', 'code', 'createTime', 'modTime', 'childrenCount', 'totalSize', 'totalDownloadCount'];
 const pick = (record: Record<string, unknown>, fields: string[]) => Object.fromEntries(fields.map((f) => [f, record[f] ?? null]));
 
-export default handler<{ url: string }>(async ({ params, call, setup }) => {
+export default handler<Params['download/gofile']>(async ({ params, call, setup }) => {
   matcher.check(params.url);
   const code = folderCode(params.url);
   const token = await accountToken(setup, call.signal);

@@ -2,6 +2,7 @@ import { compilePageLink, type PageLinkConfig } from '../../../features/media/pa
 import { mimeTypeOf } from '../../../features/media/file-types.js';
 import { urlMatcher } from '../../../features/media/url-match.js';
 import { handler } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /**
  * /api/download/mediafire: a MediaFire file page read for its direct link and details
@@ -25,7 +26,7 @@ function prepare(options: Options) {
   return compiled;
 }
 
-export default handler<{ url: string }>(async ({ params, options, call, setup }) => {
+export default handler<Params['download/mediafire']>(async ({ params, options, call, setup }) => {
   const { page, matcher } = prepare(options as Options);
   matcher.check(params.url);
   const {

@@ -1,5 +1,6 @@
 import { urlMatcher } from '../../../features/media/url-match.js';
 import { handler } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /**
  * /api/download/pastebin: the text of a public or unlisted paste, from Pastebin's raw
@@ -14,7 +15,7 @@ const MAX_BYTES = 10 * 1024 * 1024;
 
 export const pasteKey = (url: string): string => /([A-Za-z0-9]{8})\/?(?:[?#].*)?$/.exec(url)![1]!;
 
-export default handler<{ url: string }>(async ({ params, call, setup }) => {
+export default handler<Params['download/pastebin']>(async ({ params, call, setup }) => {
   matcher.check(params.url);
   const { body } = await setup.upstreams.buffer('pastebin', {
     path: `/raw/${pasteKey(params.url)}`,
