@@ -44,7 +44,7 @@ t.test(
     const setup = { http: { guard }, config: { env: {} }, scope: new EngineScope() } as any;
     const shoot = (params: Record<string, unknown>, options: Record<string, unknown> = {}) =>
       screenshot({
-        params: { url: `http://127.0.0.1:${site.port}/`, format: 'png', delay: 300, fullPage: false, ...params },
+        params: { url: `http://127.0.0.1:${site.port}/`, format: 'png', delay: 300, fullPage: false, hosted: false, ...params },
         options,
         call: { signal: new AbortController().signal } as any,
         setup,

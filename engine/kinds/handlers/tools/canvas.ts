@@ -1,15 +1,15 @@
 import canvascard from './canvascard.js';
 import { handler } from '../../../contract/handler.js';
-import type { HandlerInput } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /**
  * /api/tools/canvas: the canvascard cards (spotify, welcome, goodbye, rank) answering the image
  * bytes, what the clients of this path read; `hosted=true` answers the hosted `{image_url, …}`.
  * `watermark` is accepted and not drawn.
  */
-export default handler<Record<string, unknown> & { hosted?: boolean }>(async (input) => {
+export default handler<Params['tools/canvas']>(async (input) => {
   const { hosted, watermark: _watermark, ...card } = input.params;
   // the effects' delivery reads `stream`
   const call = { ...input.call, params: { ...input.call.params, stream: !hosted } };
-  return canvascard({ ...input, params: card, call } as HandlerInput<any>);
+  return canvascard({ ...input, params: card, call });
 });

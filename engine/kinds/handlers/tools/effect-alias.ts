@@ -1,7 +1,7 @@
 import { runTemplate } from '../../../features/effects/run-template.js';
-import type { ImageFormat } from '../../../features/effects/encode.js';
 import type { Template } from '../../../features/effects/template-types.js';
 import { handler, Reply } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /**
  * An effect under another path (endpoints/effects/alias-*.yaml): the template given in
@@ -11,6 +11,6 @@ import { handler, Reply } from '../../../contract/handler.js';
  * or the bytes with stream=true. A code endpoint rather than a second `effect` one, so the
  * gallery keeps one card per template.
  */
-export default handler<{ text?: string; url?: string; size?: number; format?: ImageFormat }>(
+export default handler<Params['tools/effect-alias']>(
   async ({ options, call, setup }) => new Reply(await runTemplate(setup, call, options.template as Template)),
 );

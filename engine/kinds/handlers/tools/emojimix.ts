@@ -2,6 +2,7 @@ import type { AdapterSetup, Call } from '../../../contract/call.js';
 import { notFound, upstreamError } from '../../../core/errors.js';
 import { upstreamStatusOf } from '../../../platform/http/client.js';
 import { FileOutput, handler } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /**
  * /api/tools/emojimix: the Emoji Kitchen sticker Google made for a pair of emoji,
@@ -40,7 +41,7 @@ async function metadata(setup: AdapterSetup, call: Call, emoji: string): Promise
   return undefined;
 }
 
-export default handler<{ emoji1: string; emoji2: string; hosted?: boolean }>(async ({ params, call, setup }) => {
+export default handler<Params['tools/emojimix']>(async ({ params, call, setup }) => {
   const left = await metadata(setup, call, params.emoji1);
   if (!left) throw notFound(`${params.emoji1} is not an Emoji Kitchen emoji`);
   const partner = spellings(codepoints(params.emoji2))

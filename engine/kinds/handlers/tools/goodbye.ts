@@ -1,8 +1,8 @@
 import { fetchPhoto } from '../../../features/effects/photo-input.js';
-import type { ImageFormat } from '../../../features/effects/encode.js';
 import type { CardParams } from '../../../features/stickers/cards.js';
 import { stickerOutput } from '../../../features/stickers/run.js';
 import { handler, Reply } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /**
  * /api/tools/goodbye (and welcome): the canvascard welcome/goodbye banner under the names and
@@ -18,20 +18,18 @@ const STYLES: Record<string, { type: 'welcome' | 'goodbye'; color?: string }> = 
   goodbye: { type: 'goodbye' },
 };
 
-export default handler<{ name: string; type: string; text?: string; image?: string; color?: string; format: ImageFormat; hosted?: boolean }>(
-  async ({ params, call, setup }) => {
-    const style = STYLES[params.type] ?? STYLES.type3;
-    const text = params.text ?? (style.type === 'goodbye' ? 'Goodbye, we will miss you!' : 'Welcome to the group!');
-    const card: CardParams = {
-      type: style.type,
-      title: params.name,
-      text,
-      format: params.format,
-      ...((params.color ?? style.color) && { color: params.color ?? style.color }),
-    };
-    const images = params.image ? { image: await fetchPhoto(setup, call, 'image') } : undefined;
-    // bytes unless hosted: the effects' delivery reads `stream`
-    const asBytes = { ...call, params: { ...call.params, stream: !params.hosted } };
-    return new Reply(await stickerOutput(setup, asBytes, { sticker: 'card', params: { ...card }, images }, style.type));
-  },
-);
+export default handler<Params['tools/goodbye']>(async ({ params, call, setup }) => {
+  const style = STYLES[params.type] ?? STYLES.type3;
+  const text = params.text ?? (style.type === 'goodbye' ? 'Goodbye, we will miss you!' : 'Welcome to the group!');
+  const card: CardParams = {
+    type: style.type,
+    title: params.name,
+    text,
+    format: params.format,
+    ...((params.color ?? style.color) && { color: params.color ?? style.color }),
+  };
+  const images = params.image ? { image: await fetchPhoto(setup, call, 'image') } : undefined;
+  // bytes unless hosted: the effects' delivery reads `stream`
+  const asBytes = { ...call, params: { ...call.params, stream: !params.hosted } };
+  return new Reply(await stickerOutput(setup, asBytes, { sticker: 'card', params: { ...card }, images }, style.type));
+});

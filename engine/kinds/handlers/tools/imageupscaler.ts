@@ -2,6 +2,7 @@ import { photoUpscale } from '../../../features/effects/photo-op.js';
 import { handler, Reply } from '../../../contract/handler.js';
 import { unavailable } from '../../../core/errors.js';
 import { missingPackages } from '../../../core/packages.js';
+import type { Params } from '../params.generated.js';
 
 /**
  * /api/tools/imageupscaler: Lanczos or ESRGAN-slim (the `model` param) in the neural worker.
@@ -11,7 +12,7 @@ import { missingPackages } from '../../../core/packages.js';
  */
 const CLIENT_MODELS: Record<string, string> = { upscale: 'lanczos-4x', enhance: 'lanczos-2x' };
 
-export default handler<{ model?: string; shape?: 'link' | 'object' }>(async ({ params, call, setup }) => {
+export default handler<Params['tools/imageupscaler']>(async ({ params, call, setup }) => {
   const { shape: _shape, ...rest } = call.params;
   const model = params.model && CLIENT_MODELS[params.model];
   // the neural models run on the optional feature optional/neural; Lanczos needs nothing more

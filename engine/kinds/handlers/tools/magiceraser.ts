@@ -5,6 +5,7 @@ import { fetchPhoto, PHOTO_MAX_PIXELS } from '../../../features/effects/photo-in
 import { deliverServicePng } from '../../../features/effects/service-png.js';
 import { invalidParameter } from '../../../core/errors.js';
 import { handler } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /**
  * /api/tools/magiceraser: the objects painted white in `mask` erased from the photo and
@@ -63,7 +64,7 @@ async function inpaint(setup: AdapterSetup, call: Call, image: Buffer, mask: Buf
   return answer.body;
 }
 
-export default handler<{ url: string; mask: string; stream?: boolean }>(async ({ params, call, setup }) => {
+export default handler<Params['tools/magiceraser']>(async ({ params, call, setup }) => {
   const [photoBytes, maskBytes] = await Promise.all([fetchPhoto(setup, call, 'url'), fetchPhoto(setup, call, 'mask')]);
   const photo = await uprightPhoto(photoBytes);
   const mask = await maskFor(maskBytes, photo.width, photo.height);

@@ -3,6 +3,7 @@ import { fetchPhoto, PHOTO_MAX_PIXELS } from '../../../features/effects/photo-in
 import { invalidParameter, notFound } from '../../../core/errors.js';
 import { installedLanguages, recognize, tesseractCode } from '../../../features/ocr/tesseract.js';
 import { handler } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /** Longest side handed to Tesseract: larger scans are scaled down (text stays legible, a page stays well under a few seconds). */
 const MAX_SIDE = 3000;
@@ -13,7 +14,7 @@ const MAX_SIDE = 3000;
  * EXIF orientation, flattened onto white (transparent text would read as black on black)
  * and made greyscale by sharp, off the main thread too.
  */
-export default handler<{ url: string; lang: string }>(async ({ params, call, setup }) => {
+export default handler<Params['tools/ocr']>(async ({ params, call, setup }) => {
   const code = tesseractCode(params.lang);
   const installed = installedLanguages();
   if (!installed.includes(code)) throw invalidParameter('lang', `no OCR data for "${params.lang}" here; installed: ${installed.join(', ') || 'none'}`);

@@ -4,6 +4,7 @@ import { editImage } from '../../../features/ai/openai-api.js';
 import { fetchPhoto, PHOTO_MAX_PIXELS } from '../../../features/effects/photo-input.js';
 import { invalidParameter } from '../../../core/errors.js';
 import { FileOutput, handler } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /** The longest side sent to the image model: what OpenAI's edit models work at. */
 const MAX_SIDE = 1024;
@@ -21,7 +22,7 @@ const MAX_SIDE = 1024;
  */
 const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 
-export default handler<{ url: string; prompt?: string; hosted?: boolean }>(async ({ params, options, call, setup }) => {
+export default handler<Params['tools/photoeditor']>(async ({ params, options, call, setup }) => {
   const route = requireRoute('images', String(options.model), setup.upstreams, setup.config.env);
   const photo = await fetchPhoto(setup, call, 'url');
   const png = await sharp(photo, { limitInputPixels: PHOTO_MAX_PIXELS })
@@ -36,7 +37,7 @@ export default handler<{ url: string; prompt?: string; hosted?: boolean }>(async
     { upstreams: setup.upstreams },
     { route, prompt: params.prompt ?? String(options.prompt), image: png, timeoutMs: setup.endpoint.limits.timeoutMs, signal: call.signal },
   );
-  if (setup.endpoint.response === 'binary' && !params.hosted) {
+  if (setup.endpoint.response === 'binary' && !('hosted' in params && params.hosted)) {
     if (edited.png) return new FileOutput(edited.png, 'png', 'image/png');
     const fetched = await setup.http.fetchUserUrl(edited.url!, { timeoutMs: 30_000, signal: call.signal, maxBytes: MAX_IMAGE_BYTES, accept: 'image/*' });
     const type = String(fetched.contentType ?? 'image/png')

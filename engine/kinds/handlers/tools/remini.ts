@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import { fetchPhoto, PHOTO_MAX_PIXELS } from '../../../features/effects/photo-input.js';
-import type { ImageFormat } from '../../../features/effects/encode.js';
 import { invalidParameter } from '../../../core/errors.js';
 import { deliver } from '../../../features/effects/deliver.js';
 import { handler, Reply } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /**
  * /api/tools/remini (and imageenhancer): ESRGAN-medium ×4 plus light sharpening, in
@@ -12,7 +12,7 @@ import { handler, Reply } from '../../../contract/handler.js';
  * plus `url` (the same link), what most clients read; with shape=link the hosted picture's
  * link alone as `result` (the genre's own bot reads that string); the bytes with stream=true.
  */
-export default handler<{ url: string; format?: ImageFormat; shape?: 'link' | 'object'; stream?: boolean }>(async ({ params, call, setup }) => {
+export default handler<Params['tools/remini']>(async ({ params, call, setup }) => {
   // sharp, onnxruntime and the worker pool load with the first call, not at boot
   const [{ enhance }, { renderCache }, { PHOTO_UNREADABLE }] = await Promise.all([
     import('../../../features/effects/upscale.js'),

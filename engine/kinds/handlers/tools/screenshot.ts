@@ -14,7 +14,7 @@ const DEVICES = {
   phone: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
 };
 
-export default handler<Omit<Params['tools/screenshot'], 'hosted'> & { hosted?: boolean }>(async ({ params, options, call, setup }) => {
+export default handler<Params['tools/screenshot']>(async ({ params, options, call, setup }) => {
   const guard = setup.http.guard;
   await guard.checkUrl(params.url);
   const preset = DEVICES[(options.device ?? 'desktop') as keyof typeof DEVICES];

@@ -1,6 +1,7 @@
 import { invalidParameter, missingParameter } from '../../../core/errors.js';
 import { printPdf, type PdfRequest } from '../../../features/pdf/page-pdf.js';
 import { FileOutput, handler } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /** A link alone (a page or a picture) is printed as that page; anything else is text. */
 const LINK = /^https?:\/\/\S+$/;
@@ -17,7 +18,7 @@ const textDocument = (text: string) =>
  * send as `query`; a link alone there is printed as that page or picture) as PDF bytes, what
  * clients of the genre read; `hosted=true` stores it and answers the link.
  */
-export default handler<Omit<PdfRequest, 'url' | 'html'> & { url?: string; html?: string; text?: string; hosted: boolean }>(async ({ params, call, setup }) => {
+export default handler<Params['tools/topdf']>(async ({ params, call, setup }) => {
   const { text, hosted, ...rest } = params;
   const request: PdfRequest = { ...rest };
   if (text !== undefined && (request.url || request.html)) throw invalidParameter('text', 'give one of url, html or text');

@@ -2,15 +2,9 @@ import { invalidParameter } from '../../../core/errors.js';
 import { apertiumFor } from '../../../features/translate/apertium.js';
 import { describePairs, detectSource, findPair, sourcesInto } from '../../../features/translate/apertium-pairs.js';
 import { iso3, parseLanguage } from '../../../features/translate/languages.js';
-import { configuredServices, translateWith, type Service } from '../../../features/translate/services.js';
+import { configuredServices, translateWith } from '../../../features/translate/services.js';
 import { handler } from '../../../contract/handler.js';
-
-interface Params {
-  text: string;
-  lang: string;
-  from?: string;
-  engine: 'auto' | 'apertium' | Service;
-}
+import type { Params } from '../params.generated.js';
 
 const OTHER_SERVICES = 'set LIBRETRANSLATE_URL, DEEPL_API_KEY or OPENAI_BASE_URL for other languages';
 
@@ -19,7 +13,7 @@ const OTHER_SERVICES = 'set LIBRETRANSLATE_URL, DEEPL_API_KEY or OPENAI_BASE_URL
  * translates (LibreTranslate, then DeepL, then the AI provider); without one, or with
  * engine=apertium, the embedded Apertium does, for the pairs installed here.
  */
-export default handler<Params>(async ({ params, call, setup }) => {
+export default handler<Params['tools/translate']>(async ({ params, call, setup }) => {
   const to = parseLanguage(params.lang);
   const from = params.from && params.from.toLowerCase() !== 'auto' ? parseLanguage(params.from) : undefined;
   const timeoutMs = setup.endpoint.limits.timeoutMs ?? 30_000;

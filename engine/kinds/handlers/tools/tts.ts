@@ -7,13 +7,7 @@ import { speakRemote, speechConfigured } from '../../../features/speech/openai-s
 import { synthesize } from '../../../features/speech/synthesize.js';
 import { localVoices, voiceFor, type Voice } from '../../../features/speech/voices.js';
 import { handler } from '../../../contract/handler.js';
-
-interface Params {
-  text: string;
-  lang: string;
-  voice?: string;
-  speed: number;
-}
+import type { Params } from '../params.generated.js';
 
 /**
  * /api/tools/tts: an MP3 of the text. With a speech server configured (TTS_BASE_URL) it
@@ -21,7 +15,7 @@ interface Params {
  * `lang` (Festival's slt for English, espeak-ng for the rest) speaks, and ffmpeg sets the
  * tempo and encodes the MP3.
  */
-export default handler<Params>(async ({ params, call, setup }) => {
+export default handler<Params['tools/tts']>(async ({ params, call, setup }) => {
   const env = setup.config.env;
   const remote = speechConfigured(setup);
   const voices = await localVoices(env);

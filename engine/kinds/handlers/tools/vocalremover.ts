@@ -4,6 +4,7 @@ import { MP3_ARGS, mp3Answer, runFfmpeg } from '../../../features/audio/ffmpeg.j
 import { openAudioSource } from '../../../features/audio/source.js';
 import { invalidParameter } from '../../../core/errors.js';
 import { handler } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /** Longest song accepted, in seconds. */
 const MAX_DURATION_S = 15 * 60;
@@ -12,7 +13,7 @@ const MAX_DURATION_S = 15 * 60;
  * /api/tools/vocalremover (and v2 with `options.keepBass`): centre-channel cancellation
  * of a stereo mix with ffmpeg (engine/features/audio/filters.ts says what it can and cannot do).
  */
-export default handler<{ url: string }>(async ({ options, call, setup }) => {
+export default handler<Params['tools/vocalremover']>(async ({ options, call, setup }) => {
   const source = await openAudioSource(setup, call, { maxDurationS: MAX_DURATION_S });
   try {
     if (source.channels < 2) throw invalidParameter('url', 'the audio is mono: centre-channel cancellation needs a stereo mix');

@@ -1,12 +1,13 @@
 import { archiveSite } from '../../../features/webzip/site-archive.js';
 import { FileOutput, handler } from '../../../contract/handler.js';
+import type { Params } from '../params.generated.js';
 
 /**
  * /api/tools/web2zip: the page and its assets as a ZIP (engine/features/webzip/). The answer
  * has the fields clients of the genre read, `{siteUrl, copiedFilesAmount, download_url}`,
  * or the ZIP itself with stream=true.
  */
-export default handler<{ url: string; stream?: boolean }>(async ({ params, call, setup }) => {
+export default handler<Params['tools/web2zip']>(async ({ params, call, setup }) => {
   const site = await archiveSite(setup, call, params.url);
   if (params.stream) return new FileOutput(site.zip, 'zip', 'application/zip');
   const stored = await setup.files.put(site.zip, { ext: 'zip' });
