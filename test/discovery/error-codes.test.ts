@@ -38,7 +38,8 @@ const written = codesInEngine();
 
 t.test('every code written in engine/ has a row in the table', async (t) => {
   t.ok(written.size >= rows.length - 1, `the scan finds the codes (${written.size})`);
-  for (const [code, where] of written) t.ok(Object.hasOwn(ERROR_CODES, code), `${code}, written in ${[...new Set(where)].join(', ')}, has a row in engine/core/error-codes.ts`);
+  for (const [code, where] of written)
+    t.ok(Object.hasOwn(ERROR_CODES, code), `${code}, written in ${[...new Set(where)].join(', ')}, has a row in engine/core/error-codes.ts`);
 });
 
 t.test('every row is a code the engine answers', async (t) => {
