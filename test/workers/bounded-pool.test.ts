@@ -76,3 +76,9 @@ t.test('an idle worker exits after idleMs (WORKER_IDLE_MS) and the next task sta
   const next = await p.run<{ threadId: number }>({ kind: 'echo' }, { queueWaitMs: 60_000 });
   t.not(next.threadId, first.threadId, 'a new worker ran it');
 });
+
+t.test('a worker that cannot start fails the task with 503 unavailable, and the process goes on', async (t) => {
+  const p = new BoundedPool({ filename: siblingModule(import.meta.url, 'broken-worker'), name: 'The broken workers', threads: 1, taskMs: 5000 });
+  t.teardown(() => p.close());
+  await t.rejects(p.run({}), { status: 503, code: 'unavailable', message: /The broken workers cannot start a worker/ });
+});

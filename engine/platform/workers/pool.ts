@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { MessageChannel, type ResourceLimits } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { ApiError, overloaded, tooComplex } from '../../core/errors.js';
+import { ApiError, overloaded, tooComplex, unavailable } from '../../core/errors.js';
 import type { PoolStats } from './pool-stats.js';
 import { MEMORY_PROFILES } from '../settings/memory-profile.js';
 import { TASK_PICKED, TASK_STARTED, fromWire, type TaskEnvelope, type WireOutcome } from './task.js';
@@ -64,6 +64,8 @@ export class BoundedPool {
   private inFlight = 0;
   /** A worker has picked up a task: from then on, waiting in the queue is limited. */
   private warm = false;
+  /** How to fail each task in flight: a worker that cannot start fails them all (see the 'error' listener). */
+  private readonly failing = new Set<(error: ApiError) => void>();
 
   constructor(private readonly options: BoundedPoolOptions) {
     this.threads = options.threads ?? Math.max(1, os.availableParallelism());
@@ -77,6 +79,13 @@ export class BoundedPool {
       workerData: options.workerData,
       // workers yield the CPU to the event loop thread first (Linux thread priority, via @napi-rs/nice)
       niceIncrement: options.niceIncrement ?? 10,
+    });
+    // piscina reports a worker that fails while it starts (its module cannot load: a package
+    // left out, a broken build) as an 'error' event, which unheard would end the process:
+    // the tasks in flight fail with 503 instead, and the server goes on
+    this.pool.on('error', (err: Error) => {
+      const error = unavailable(`${options.name} cannot start a worker (${err.message})`);
+      for (const fail of this.failing) fail(error);
     });
   }
 
@@ -100,6 +109,7 @@ export class BoundedPool {
       why ??= error;
       stop.abort(error);
     };
+    this.failing.add(fail);
     // waiting for a worker: limited, so a flood is refused instead of piling up; not
     // counted before any worker has started, nor when every worker has retired while idle
     // (a cold start on a busy host is no flood)
@@ -136,6 +146,7 @@ export class BoundedPool {
       if (isOutOfMemory(err)) throw tooComplex('the work needed more memory than a task may use');
       throw err;
     } finally {
+      this.failing.delete(fail);
       clearTimeout(timer);
       port1.close();
       options.signal?.removeEventListener('abort', onCallerAbort);
