@@ -24,6 +24,8 @@ import { Piscina } from 'piscina';
 import sharp from 'sharp';
 import { loadConfig, type Config } from '../../engine/platform/config.js';
 import { closeUpscalePool, enhance, neuralThreads, upscale } from '../../engine/features/effects/upscale.js';
+import { EngineScope } from '../../engine/platform/scope.js';
+import type { EngineServices } from '../../engine/contract/call.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
@@ -82,15 +84,15 @@ const viaTfjs = async (model: Network) => {
   // the sharpening remini applies after ESRGAN-medium (upscale.ts, enhance)
   return (model === 'medium' ? out.sharpen({ sigma: 0.8, m1: 0.6, m2: 1.5 }) : out).jpeg({ quality: 92 }).toBuffer();
 };
-const viaOnnx = (config: Config) => async (model: Network) =>
-  (model === 'slim' ? await upscale(input, 'esrgan-slim-4x', 'jpg', config) : await enhance(input, 'jpg', SIDE * SIDE, config)).data;
+const viaOnnx = (services: EngineServices) => async (model: Network) =>
+  (model === 'slim' ? await upscale(input, 'esrgan-slim-4x', 'jpg', services) : await enhance(input, 'jpg', SIDE * SIDE, services)).data;
 
 const threads = neuralThreads();
-const configs = [1, ...(threads > 1 ? [threads] : [])].map((n) => loadConfig({ UPSCALE_THREADS: String(n) }));
+const configs = [1, ...(threads > 1 ? [threads] : [])].map((n) => ({ config: loadConfig({ UPSCALE_THREADS: String(n) }), scope: new EngineScope() }));
 const engines = [
   { name: `TF.js wasm, 1 thread (${reference.commit})`, run: viaTfjs, times: new Map<Network, number[]>() },
   ...configs.map((config) => ({
-    name: `onnxruntime, ${config.effects.upscaleThreads} thread${config.effects.upscaleThreads === 1 ? '' : 's'}`,
+    name: `onnxruntime, ${config.config.effects.upscaleThreads} thread${config.config.effects.upscaleThreads === 1 ? '' : 's'}`,
     run: viaOnnx(config),
     times: new Map<Network, number[]>(),
   })),
@@ -138,4 +140,4 @@ for (const model of networks) {
   }
 }
 await tfjs.destroy();
-await Promise.all(configs.map((config) => closeUpscalePool(config)));
+await Promise.all(configs.map((services) => closeUpscalePool(services)));

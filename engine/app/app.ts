@@ -29,7 +29,7 @@ import { EngineMetrics } from '../platform/metrics/metrics.js';
 import type { CircuitReading } from '../platform/metrics/dependencies.js';
 import { Jobs } from '../pipeline/jobs/service.js';
 import { WORKER_ROUTES } from '../pipeline/jobs/settings.js';
-import { scopeOf, type EngineScope } from '../platform/scope.js';
+import { EngineScope } from '../platform/scope.js';
 import { startTracing } from '../platform/tracing/tracing.js';
 
 export { ROOT };
@@ -75,7 +75,7 @@ export function createEngine(options: EngineOptions): Engine {
     : loadCompiledCatalog(endpointsDir, endpointsDir === ENDPOINTS_DIR ? COMPILED_CATALOG : path.join(config.dataDir, 'cache', 'registry.json'));
   const endpoints = options.endpoints ?? compiled!.endpoints;
   // what this engine starts on first use (pools, children, listeners): closed with it
-  const scope = scopeOf(config);
+  const scope = new EngineScope();
   const metrics = new EngineMetrics(scope);
   const files = createFileStore(config, logger);
   metrics.storage(
@@ -95,7 +95,7 @@ export function createEngine(options: EngineOptions): Engine {
   });
   databaseTarget(config); // a bad DATABASE_TIMEOUT_MS stops the boot, as other settings do, not the first request needing the database
   const features = engineFeatures();
-  for (const feature of features) feature.check?.(config); // so do the settings of features that start later
+  for (const feature of features) feature.check?.(config, scope); // so do the settings of features that start later
   const revocations = createRevocations(config, logger);
   const store = new KeyStore(() => database(config), { cacheTtlMs: keyCacheTtlMs(config.env), revocations });
   const limiter = createRateLimiter(config, logger);
@@ -113,7 +113,7 @@ export function createEngine(options: EngineOptions): Engine {
     ['rate-limit store', limiter.circuit],
     ['result cache', cache.circuit],
   ];
-  const context: FeatureContext = { config, registry, store, usage, quota, files, logger, metrics, jobs, builtins: () => builtins, circuits };
+  const context: FeatureContext = { config, scope, registry, store, usage, quota, files, logger, metrics, jobs, builtins: () => builtins, circuits };
   for (const feature of features) builtins.push(...(feature.routes?.(context) ?? []));
 
   // the client's address is decided by TRUST_PROXY in requestContext (http/client-ip.ts), not by Koa's all-or-nothing `proxy`

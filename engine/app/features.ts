@@ -58,12 +58,12 @@ export function engineFeatures(): Feature[] {
     // yt-dlp's version and age are on /metrics from the start
     {
       name: 'media',
-      check: (config) => {
+      check: (config, scope) => {
         mediaSettings(config);
-        cookiePools(config); // YTDLP_COOKIES_DIR is listed now: an unreadable one stops the boot
+        cookiePools({ config, scope }); // YTDLP_COOKIES_DIR is listed now: an unreadable one stops the boot
       },
       routes: (c) => {
-        registerYtdlpMetrics(c.metrics.registry, c.config);
+        registerYtdlpMetrics(c.metrics.registry, c);
         return [];
       },
     },

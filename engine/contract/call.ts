@@ -56,6 +56,12 @@ export interface AdapterSetup {
   scope: EngineScope;
 }
 
+/** What a pool or a long-lived service needs to find its engine's instance: the engine's scope, and its settings. */
+export interface EngineServices {
+  config?: Config;
+  scope: EngineScope;
+}
+
 export interface Call {
   /** Validated, coerced params with defaults applied. */
   params: Record<string, any>;

@@ -1,4 +1,5 @@
 import type { Config } from '../platform/config.js';
+import type { EngineScope } from '../platform/scope.js';
 import type { EndpointRegistry } from './endpoint-registry.js';
 import type { KeyStore } from '../platform/auth/key-store.js';
 import type { UsageCounter } from '../platform/db/usage.js';
@@ -19,7 +20,7 @@ import type { CircuitReading } from '../platform/metrics/dependencies.js';
 export interface Feature {
   name: string;
   /** Throws on a bad setting of the feature: called as the engine is built, so a typo stops the boot though the feature starts later. */
-  check?(config: Config): void;
+  check?(config: Config, scope: EngineScope): void;
   routes?(context: FeatureContext): Builtin[];
   start?(context: FeatureContext): Promise<void>;
   close?(): Promise<void>;
@@ -27,6 +28,8 @@ export interface Feature {
 
 export interface FeatureContext {
   config: Config;
+  /** What the engine starts on first use and stops when it closes (pools, services). */
+  scope: EngineScope;
   registry: EndpointRegistry;
   store: KeyStore;
   usage: UsageCounter;

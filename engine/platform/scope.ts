@@ -3,8 +3,9 @@ import type { PoolStats } from './workers/pool-stats.js';
 /**
  * What one engine starts on first use and must stop when it closes: worker pools, the
  * media service (egress proxy, cache janitor), the Apertium server, OCR workers. Each
- * engine has its own scope, made by createEngine (app.ts) for its configuration, so
- * two engines in one process (tests, a CLI beside a server) share no pool or child, and
+ * engine makes its own scope (createEngine, app.ts) and hands it in (AdapterSetup.scope,
+ * FeatureContext.scope), so two engines in one process (tests, a CLI beside a server)
+ * share no pool or child — even when built on one configuration object — and
  * closing one stops everything it started and nothing of the other. Resources are
  * registered when they start, so close() never loads what was never used (importing
  * the render pool to close it would load Skia and sharp).
@@ -57,30 +58,4 @@ interface Held {
   value: unknown;
   close?: () => Promise<void>;
   stats?: () => PoolStats;
-}
-
-const scopes = new WeakMap<object, EngineScope>();
-/** For code run outside any engine (a unit test calling an adapter with a bare setup). */
-const detached = new EngineScope();
-
-/**
- * The scope of the engine built on `config` (createEngine binds one per configuration
- * object; code deep in an adapter reaches it through the `config` of its setup). Without
- * a configuration, the detached scope; tests close it with closeDetachedScope().
- */
-export function scopeOf(config: object | undefined): EngineScope {
-  if (!config) return detached;
-  let scope = scopes.get(config);
-  if (!scope) scopes.set(config, (scope = new EngineScope()));
-  return scope;
-}
-
-/** Stop what was started outside any engine (tests' teardown). */
-export function closeDetachedScope(): Promise<void> {
-  return detached.close();
-}
-
-/** Stop what was started for `config` (tests that call adapters with a bare setup; an engine closes its own). */
-export function closeScopeOf(config: object): Promise<void> {
-  return scopeOf(config).close();
 }

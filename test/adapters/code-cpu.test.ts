@@ -3,13 +3,14 @@ import t from 'tap';
 import { code } from '../../engine/kinds/adapters/code.js';
 import { checkAdapterConfig } from '../../engine/pipeline/endpoint-registry.js';
 import { handlerFile } from '../../engine/kinds/handlers/load.js';
-import { closeScopeOf } from '../../engine/platform/scope.js';
+import { EngineScope } from '../../engine/platform/scope.js';
 import type { AdapterSetup, Call } from '../../engine/contract/call.js';
 import type { Endpoint } from '../../engine/core/manifest-types.js';
 
 /** One configuration for every setup here: its engine scope holds the one code pool, closed at the end. */
 const config = { env: {} };
-t.teardown(() => closeScopeOf(config));
+const scope = new EngineScope();
+t.teardown(() => scope.close());
 
 const endpoint = (extra: Partial<Endpoint> = {}) =>
   ({
@@ -25,6 +26,7 @@ const setup = (extra: Partial<Endpoint> = {}) =>
   ({
     endpoint: endpoint({ cost: 'cpu', ...extra }),
     config,
+    scope,
     files: { put: async (data: Buffer) => ({ url: `http://files/${data.length}`, size: data.length, sha256: 'h' }) },
   }) as unknown as AdapterSetup;
 

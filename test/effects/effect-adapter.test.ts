@@ -3,7 +3,7 @@ import t from 'tap';
 import sharp from 'sharp';
 import { effect } from '../../engine/kinds/adapters/effect.js';
 import { photoOp } from '../../engine/features/effects/photo-op.js';
-import { closeScopeOf } from '../../engine/platform/scope.js';
+import { EngineScope } from '../../engine/platform/scope.js';
 import { RenderPool } from '../../engine/features/effects/render-pool.js';
 import { loadTemplates } from '../../engine/features/effects/templates.js';
 import { ApiError } from '../../engine/core/errors.js';
@@ -17,7 +17,8 @@ const templates = loadTemplates();
 const configOf = (slug: string) => ({ template: templates.get(slug)!.template });
 /** One configuration for every fake setup: they share its engine scope (one render pool), closed at the end. */
 const config = { env: {} };
-t.teardown(() => closeScopeOf(config));
+const scope = new EngineScope();
+t.teardown(() => scope.close());
 
 /** A setup whose file store records what it was given and whose HTTP client serves one photo. */
 function fakeSetup(photo = testPhoto()) {
@@ -26,6 +27,7 @@ function fakeSetup(photo = testPhoto()) {
   const setup = {
     manifestDir,
     config,
+    scope,
     files: {
       put: async (data: Buffer, { ext }: { ext: string }) => {
         stored.push({ data, ext });

@@ -3,22 +3,24 @@ import sharp from 'sharp';
 import { upscale, enhance, closeUpscalePool } from '../../engine/features/effects/upscale.js';
 import { TILE_SIDE } from '../../engine/features/effects/esrgan-tiles.js';
 import { testPhoto } from './support.js';
+import { EngineScope } from '../../engine/platform/scope.js';
 
-t.teardown(closeUpscalePool);
+const services = { scope: new EngineScope() };
+t.teardown(() => closeUpscalePool(services));
 const photo = testPhoto(40, 30);
 
 t.test('lanczos 2x and 4x', async (t) => {
-  t.match(await upscale(photo, 'lanczos-2x', 'png'), { width: 80, height: 60, contentType: 'image/png' });
-  const four = await upscale(photo, 'lanczos-4x', 'jpg');
+  t.match(await upscale(photo, 'lanczos-2x', 'png', services), { width: 80, height: 60, contentType: 'image/png' });
+  const four = await upscale(photo, 'lanczos-4x', 'jpg', services);
   t.match(four, { width: 160, height: 120, contentType: 'image/jpeg' });
   t.equal((await sharp(four.data).metadata()).format, 'jpeg');
 });
 
 t.test('ESRGAN-slim runs offline from the packaged weights and differs from resampling', async (t) => {
-  const neural = await upscale(photo, 'esrgan-slim-2x', 'png');
+  const neural = await upscale(photo, 'esrgan-slim-2x', 'png', services);
   t.match(neural, { width: 80, height: 60 });
   const a = await sharp(neural.data).removeAlpha().raw().toBuffer();
-  const b = await sharp((await upscale(photo, 'lanczos-2x', 'png')).data)
+  const b = await sharp((await upscale(photo, 'lanczos-2x', 'png', services)).data)
     .removeAlpha()
     .raw()
     .toBuffer();
@@ -32,18 +34,18 @@ t.test('ESRGAN-slim runs offline from the packaged weights and differs from resa
 
 t.test('limits: neural results up to 2048×2048, output size, unreadable input', async (t) => {
   // 1024×1024 at 2× and 512×512 at 4× are the largest; one pixel more is refused, naming the parameter
-  await t.rejects(upscale(testPhoto(1025, 1024), 'esrgan-slim-2x', 'png'), { status: 400, code: 'invalid_parameter', message: /url.*2048×2048/s });
-  await t.rejects(upscale(testPhoto(512, 513), 'esrgan-slim-4x', 'png'), { status: 400, code: 'invalid_parameter', message: /2048×2052/ });
-  await t.rejects(upscale(testPhoto(683, 683), 'esrgan-slim-3x', 'png'), { status: 400, code: 'invalid_parameter' });
-  await t.rejects(upscale(testPhoto(1100, 50), 'lanczos-4x', 'png'), { status: 400, code: 'invalid_parameter', message: /4096/ });
-  await t.rejects(upscale(Buffer.from('nope'), 'lanczos-2x', 'png'), { status: 400, code: 'invalid_parameter' });
+  await t.rejects(upscale(testPhoto(1025, 1024), 'esrgan-slim-2x', 'png', services), { status: 400, code: 'invalid_parameter', message: /url.*2048×2048/s });
+  await t.rejects(upscale(testPhoto(512, 513), 'esrgan-slim-4x', 'png', services), { status: 400, code: 'invalid_parameter', message: /2048×2052/ });
+  await t.rejects(upscale(testPhoto(683, 683), 'esrgan-slim-3x', 'png', services), { status: 400, code: 'invalid_parameter' });
+  await t.rejects(upscale(testPhoto(1100, 50), 'lanczos-4x', 'png', services), { status: 400, code: 'invalid_parameter', message: /4096/ });
+  await t.rejects(upscale(Buffer.from('nope'), 'lanczos-2x', 'png', services), { status: 400, code: 'invalid_parameter' });
 });
 
 t.test('enhance: ESRGAN-medium ×4 plus sharpening, close to the photo but not a resample', async (t) => {
-  const enhanced = await enhance(photo, 'png');
+  const enhanced = await enhance(photo, 'png', undefined, services);
   t.match(enhanced, { width: 160, height: 120, contentType: 'image/png', input: { width: 40, height: 30 } });
   const a = await sharp(enhanced.data).removeAlpha().raw().toBuffer();
-  const b = await sharp((await upscale(photo, 'lanczos-4x', 'png')).data)
+  const b = await sharp((await upscale(photo, 'lanczos-4x', 'png', services)).data)
     .removeAlpha()
     .raw()
     .toBuffer();
@@ -55,8 +57,8 @@ t.test('enhance: ESRGAN-medium ×4 plus sharpening, close to the photo but not a
 
 t.test('enhance: a photo over the pixel budget is reduced before the network', async (t) => {
   // 40×30 = 1,200 pixels over a 300 budget: ×0.5 to 20×15, ×4 to 80×60
-  t.match(await enhance(photo, 'jpg', 300), { width: 80, height: 60, contentType: 'image/jpeg', input: { width: 40, height: 30 } });
-  await t.rejects(enhance(Buffer.from('nope'), 'png'), { status: 400, code: 'invalid_parameter' });
+  t.match(await enhance(photo, 'jpg', 300, services), { width: 80, height: 60, contentType: 'image/jpeg', input: { width: 40, height: 30 } });
+  await t.rejects(enhance(Buffer.from('nope'), 'png', undefined, services), { status: 400, code: 'invalid_parameter' });
 });
 
 t.test('an image over the old 256×256 limit runs in tiles without seams', async (t) => {
@@ -64,7 +66,7 @@ t.test('an image over the old 256×256 limit runs in tiles without seams', async
   const width = TILE_SIDE + 172,
     height = TILE_SIDE + 112;
   const photo = testPhoto(width, height);
-  const out = await upscale(photo, 'esrgan-slim-2x', 'png');
+  const out = await upscale(photo, 'esrgan-slim-2x', 'png', services);
   t.match(out, { width: width * 2, height: height * 2 });
   const rgb = await sharp(out.data).removeAlpha().raw().toBuffer();
   const ref = await sharp(photo)

@@ -11,6 +11,7 @@ import { closeCpuPool, cpuPool, DEFAULT_TASK_MS } from '../../engine/kinds/handl
 import { closeRenderPool, renderPool } from '../../engine/features/effects/shared.js';
 import { silentLogger } from '../../engine/platform/log.js';
 import { tempDataDir } from '../support/serve.js';
+import { EngineScope } from '../../engine/platform/scope.js';
 
 /** Typos an operator makes, and forms Number() would take but an integer setting should not. */
 const TYPOS = ['four', '-1', '1.5', '1e3', '0x10', '12abc'];
@@ -57,11 +58,15 @@ t.test('pool sizes: unset keeps the defaults, valid values reach the pools', asy
   });
   t.same(config.cpu, { threads: 3, queue: 5, taskMs: 700, taskMemoryMb: 96 });
   t.same(config.effects, { threads: 2, queue: 3, enhanceMaxPixels: 4096 });
-  t.teardown(() => Promise.all([closeCpuPool(config), closeRenderPool(config), closeCpuPool(defaults), closeRenderPool(defaults)]));
-  t.equal(cpuPool(config).threads, 3);
-  t.equal(renderPool(config).threads, 2);
-  t.equal(renderPool(config).maxQueue, 6, 'EFFECTS_QUEUE waiting renders per worker');
-  t.equal(cpuPool(defaults).threads, Math.max(1, os.availableParallelism()));
+  const [withConfig, withDefaults] = [
+    { config, scope: new EngineScope() },
+    { config: defaults, scope: new EngineScope() },
+  ];
+  t.teardown(() => Promise.all([withConfig.scope.close(), withDefaults.scope.close()]));
+  t.equal(cpuPool(withConfig).threads, 3);
+  t.equal(renderPool(withConfig).threads, 2);
+  t.equal(renderPool(withConfig).maxQueue, 6, 'EFFECTS_QUEUE waiting renders per worker');
+  t.equal(cpuPool(withDefaults).threads, Math.max(1, os.availableParallelism()));
   t.equal(DEFAULT_TASK_MS, 5000);
 });
 
@@ -96,9 +101,10 @@ t.test('MEMORY_PROFILE: small sizes every pool and cache down, a variable set on
   t.equal(small.cpu.threads, 1);
   t.equal(small.effects.threads, 1);
   t.equal(small.effects.upscaleThreads, 1);
-  t.teardown(() => Promise.all([closeCpuPool(small), closeRenderPool(small)]));
-  t.equal(cpuPool(small).threads, 1, 'the code pool starts with one worker');
-  t.equal(renderPool(small).threads, 1, 'the render pool too');
+  const withSmall = { config: small, scope: new EngineScope() };
+  t.teardown(() => withSmall.scope.close());
+  t.equal(cpuPool(withSmall).threads, 1, 'the code pool starts with one worker');
+  t.equal(renderPool(withSmall).threads, 1, 'the render pool too');
 
   const mixed = loadConfig({ MEMORY_PROFILE: 'small', EFFECTS_THREADS: '2', WORKER_IDLE_MS: '1000', CACHE_MAX_BYTES: '1000' });
   t.equal(mixed.effects.threads, 2);

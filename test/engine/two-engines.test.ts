@@ -26,8 +26,8 @@ t.test('each engine runs its own code pool; closing one closes its pool only', a
   t.match(await wordcount(a.url), { status: 200, body: { result: { words: 2 } } });
   t.match(await wordcount(b.url), { status: 200, body: { result: { words: 2 } } });
   t.ok(a.engine.scope.has('cpu') && b.engine.scope.has('cpu'), 'both started a pool on first use');
-  const poolA = cpuPool(a.engine.config);
-  t.not(poolA, cpuPool(b.engine.config), 'not the same pool');
+  const poolA = cpuPool(a.engine);
+  t.not(poolA, cpuPool(b.engine), 'not the same pool');
   t.same(
     a.engine.scope.poolStats().map(([name]) => name),
     ['cpu'],

@@ -9,6 +9,7 @@ import { loadEndpoints } from '../../engine/catalog/load.js';
 import { CookiePools } from '../../engine/features/media/cookie-pool.js';
 import { serve, TEST_KEY, type Served } from '../support/serve.js';
 import { makeClip, startMediaServer } from './media-server.js';
+import { EngineScope } from '../../engine/platform/scope.js';
 
 /**
  * YTDLP_COOKIES_DIR: a pool of cookies files per site, taken in turn; one the site answers
@@ -66,7 +67,7 @@ t.test('a pool per site, taken in turn, by host or parent domain, symlinks shari
   t.equal(cookies.states().find((s) => s.name === 'a.txt')?.state, 'in_use', 'back once its file changed');
   t.throws(() => new CookiePools(path.join(work, 'missing')), /YTDLP_COOKIES_DIR: cannot read/);
   const media = engineFeatures().find((f) => f.name === 'media')!;
-  t.throws(() => media.check!(loadConfig({ YTDLP_COOKIES_DIR: path.join(work, 'missing') })), /YTDLP_COOKIES_DIR/, 'checked at boot');
+  t.throws(() => media.check!(loadConfig({ YTDLP_COOKIES_DIR: path.join(work, 'missing') }), new EngineScope()), /YTDLP_COOKIES_DIR/, 'checked at boot');
 });
 
 t.test('a download whose first cookies file meets a bot check is resolved again with the next', async (t) => {

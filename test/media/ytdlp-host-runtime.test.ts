@@ -9,6 +9,7 @@ import { loadEndpoints } from '../../engine/catalog/load.js';
 import { jsRuntimes, mediaSettings } from '../../engine/features/media/settings.js';
 import { infoArgs } from '../../engine/features/media/ytdlp.js';
 import { serve, TEST_KEY, type Served } from '../support/serve.js';
+import { EngineScope } from '../../engine/platform/scope.js';
 
 /**
  * YTDLP_JS_RUNTIMES: the JavaScript runtime yt-dlp runs YouTube's player code with
@@ -66,6 +67,6 @@ t.test('a yt-dlp run gets --js-runtimes from the setting, and none without it', 
 t.test('an unknown runtime stops the boot, naming the variable', async (t) => {
   // the media feature's check, which the engine runs on every feature as it is built
   const media = engineFeatures().find((f) => f.name === 'media')!;
-  t.throws(() => media.check!(loadConfig({ YTDLP_JS_RUNTIMES: 'nodejs' })), /YTDLP_JS_RUNTIMES/);
-  t.doesNotThrow(() => media.check!(loadConfig({ YTDLP_JS_RUNTIMES: 'node' })));
+  t.throws(() => media.check!(loadConfig({ YTDLP_JS_RUNTIMES: 'nodejs' }), new EngineScope()), /YTDLP_JS_RUNTIMES/);
+  t.doesNotThrow(() => media.check!(loadConfig({ YTDLP_JS_RUNTIMES: 'node' }), new EngineScope()));
 });

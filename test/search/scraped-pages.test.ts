@@ -6,13 +6,15 @@
  */
 import t from 'tap';
 import { loadConfig } from '../../engine/platform/config.js';
+import { EngineScope } from '../../engine/platform/scope.js';
 import { ApiError } from '../../engine/core/errors.js';
 import { closeCpuPool, cpuPool } from '../../engine/kinds/handlers/cpu-pool.js';
 import happymod from '../../engine/kinds/handlers/search/happymod.js';
 import type { HandlerInput } from '../../engine/contract/handler.js';
 
 const config = loadConfig({ CPU_THREADS: '1' });
-t.teardown(() => closeCpuPool(config));
+const scope = new EngineScope();
+t.teardown(() => closeCpuPool({ scope }));
 
 /** Run the happymod handler on a page its upstream "served". */
 const search = async (html: string): Promise<unknown> =>
@@ -20,7 +22,7 @@ const search = async (html: string): Promise<unknown> =>
     params: { query: 'minecraft', limit: 5 },
     options: {},
     call: { signal: new AbortController().signal },
-    setup: { config, upstreams: { text: async () => html } },
+    setup: { config, scope, upstreams: { text: async () => html } },
   } as unknown as HandlerInput<{ query: string; limit: number }>);
 
 const box = (i: number) =>
@@ -50,7 +52,7 @@ t.test('while a large page is read, the main thread runs and sees the pool at wo
   let sawBusy = false;
   // each turn of this loop is the event loop turning: on the old code the parse held it
   while (!done) {
-    if (cpuPool(config).stats.active > 0) sawBusy = true;
+    if (cpuPool({ config, scope }).stats.active > 0) sawBusy = true;
     await new Promise((resolve) => setImmediate(resolve));
   }
   t.ok(sawBusy, 'the main thread saw a worker reading the page');

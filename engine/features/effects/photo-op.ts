@@ -29,7 +29,7 @@ async function manipulate(
     .update(`${name}\0${JSON.stringify(params, Object.keys(params).sort())}\0`)
     .update(input)
     .digest('hex');
-  const result = await renderCache(setup.config)
+  const result = await renderCache(setup)
     .get(key, () => work(input, params))
     .catch((err: Error) => {
       throw err.message?.startsWith(PHOTO_UNREADABLE) ? invalidParameter('url', `not a supported image, or over ${PHOTO_MAX_PIXELS / 1e6} megapixels`) : err;
@@ -41,7 +41,7 @@ async function manipulate(
 export function photoOp(setup: AdapterSetup, call: Call, op: ImageOp): Promise<Output> {
   return manipulate(setup, call, op, async (input, params) => {
     const { renderPool } = await import('./shared.js');
-    return renderPool(setup.config).render({ op, params, input });
+    return renderPool(setup).render({ op, params, input });
   });
 }
 
@@ -49,6 +49,6 @@ export function photoOp(setup: AdapterSetup, call: Call, op: ImageOp): Promise<O
 export function photoUpscale(setup: AdapterSetup, call: Call): Promise<Output> {
   return manipulate(setup, call, 'upscale', async (input, params) => {
     const { upscale } = await import('./upscale.js');
-    return upscale(input, (params.model as UpscaleModel | undefined) ?? 'lanczos-2x', (params.format as ImageFormat | undefined) ?? 'png', setup.config);
+    return upscale(input, (params.model as UpscaleModel | undefined) ?? 'lanczos-2x', (params.format as ImageFormat | undefined) ?? 'png', setup);
   });
 }

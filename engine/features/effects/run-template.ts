@@ -30,8 +30,8 @@ export async function runTemplate(setup: AdapterSetup, call: Call, template: Tem
     .update(`${template.slug}\0${hash}\0${JSON.stringify(params, Object.keys(params).sort())}\0`)
     .update(photo ?? '')
     .digest('hex');
-  const result = await renderCache(setup.config)
-    .get(key, () => renderPool(setup.config).render({ template, params, photo }))
+  const result = await renderCache(setup)
+    .get(key, () => renderPool(setup).render({ template, params, photo }))
     .catch((err: Error) => {
       throw err.message?.startsWith(PHOTO_UNREADABLE) ? invalidParameter('url', `not a supported image, or over ${PHOTO_MAX_PIXELS / 1e6} megapixels`) : err;
     });

@@ -1,7 +1,6 @@
 import { RenderPool } from './render-pool.js';
 import { RenderCache } from './render-cache.js';
-import type { Config } from '../../platform/config.js';
-import { scopeOf } from '../../platform/scope.js';
+import type { EngineServices } from '../../contract/call.js';
 
 /**
  * One render pool and one render cache per engine (engine/platform/scope.ts), shared by every
@@ -9,23 +8,19 @@ import { scopeOf } from '../../platform/scope.js';
  */
 
 /** The pool, created on first use, sized by EFFECTS_THREADS / EFFECTS_QUEUE (checked by loadConfig). */
-export function renderPool(config: Config | undefined): RenderPool {
-  return scopeOf(config).own(
-    'render',
-    () => new RenderPool({ threads: config?.effects?.threads, queue: config?.effects?.queue, idleMs: config?.memory?.workerIdleMs }),
-    {
-      close: (pool) => pool.close(),
-      stats: (pool) => pool.stats,
-    },
-  );
+export function renderPool({ config, scope }: EngineServices): RenderPool {
+  return scope.own('render', () => new RenderPool({ threads: config?.effects?.threads, queue: config?.effects?.queue, idleMs: config?.memory?.workerIdleMs }), {
+    close: (pool) => pool.close(),
+    stats: (pool) => pool.stats,
+  });
 }
 
-export function renderCache(config: Config | undefined): RenderCache {
+export function renderCache({ config, scope }: EngineServices): RenderCache {
   // RENDER_CACHE_MAX_BYTES, by MEMORY_PROFILE: the renders themselves, in the main thread
-  return scopeOf(config).own('render cache', () => new RenderCache(config?.memory?.renderCacheMaxBytes));
+  return scope.own('render cache', () => new RenderCache(config?.memory?.renderCacheMaxBytes));
 }
 
 /** Stops the workers now (the engine's close does it too). */
-export async function closeRenderPool(config?: Config): Promise<void> {
-  await scopeOf(config).release('render');
+export async function closeRenderPool({ scope }: EngineServices): Promise<void> {
+  await scope.release('render');
 }

@@ -9,7 +9,7 @@ import { PHOTO_MAX_PIXELS } from './photo-input.js';
 import { PHOTO_UNREADABLE, type RenderResult } from './render.js';
 import { siblingModule } from '../../core/root.js';
 import type { Config } from '../../platform/config.js';
-import { scopeOf } from '../../platform/scope.js';
+import type { EngineServices } from '../../contract/call.js';
 import { MODELS_DIR, MODELS_INDEX, type EsrganNetwork } from './esrgan-models.js';
 import type { EsrganJob, EsrganResult, EsrganWorkerData } from './esrgan-onnx-worker.js';
 
@@ -56,9 +56,9 @@ export const NEURAL_TASK_MS = 90_000;
  * the networks retires after WORKER_IDLE_MS and gives their memory back, however busy the
  * renderers are.
  */
-function esrganPool(config: Config | undefined): BoundedPool {
+function esrganPool({ config, scope }: EngineServices): BoundedPool {
   const workerData: EsrganWorkerData = { threads: neuralThreads(config) };
-  return scopeOf(config).own(
+  return scope.own(
     'esrgan',
     () =>
       new BoundedPool({
@@ -79,8 +79,8 @@ function esrganPool(config: Config | undefined): BoundedPool {
 }
 
 /** Stops the neural worker now (the engine's close does it too). */
-export async function closeUpscalePool(config?: Config): Promise<void> {
-  await scopeOf(config).release('esrgan');
+export async function closeUpscalePool({ scope }: EngineServices): Promise<void> {
+  await scope.release('esrgan');
 }
 
 /** A decoded client photo, upright, with its size. */
@@ -96,7 +96,7 @@ async function open(input: Uint8Array): Promise<{ src: Sharp; w: number; h: numb
 }
 
 /** The image through an ESRGAN model in the neural worker, as a sharp pipeline on the result. */
-async function neural(src: Sharp, w: number, h: number, network: EsrganNetwork, config: Config | undefined): Promise<Sharp> {
+async function neural(src: Sharp, w: number, h: number, network: EsrganNetwork, services: EngineServices): Promise<Sharp> {
   // the networks are made by the build (scripts/models/build.ts); a checkout never built has none
   if (!fs.existsSync(path.join(MODELS_DIR, MODELS_INDEX))) throw unavailable('the ESRGAN networks are not built here (npm run models:build makes them)');
   const { data } = await src
@@ -107,7 +107,7 @@ async function neural(src: Sharp, w: number, h: number, network: EsrganNetwork, 
       throw new Error(`${PHOTO_UNREADABLE}: ${err.message}`);
     });
   const job: EsrganJob = { network, rgb: data, width: w, height: h };
-  const r = await esrganPool(config).run<EsrganResult>(job);
+  const r = await esrganPool(services).run<EsrganResult>(job);
   return sharp(Buffer.from(r.rgb.buffer, r.rgb.byteOffset, r.rgb.byteLength), { raw: { width: r.width, height: r.height, channels: 3 } });
 }
 
@@ -118,7 +118,7 @@ async function encodeAs(out: Sharp, format: ImageFormat): Promise<RenderResult> 
 }
 
 /** Not abortable on purpose: a result is shared by every identical request (render cache). */
-export async function upscale(input: Uint8Array, model: UpscaleModel, format: ImageFormat, config?: Config): Promise<RenderResult> {
+export async function upscale(input: Uint8Array, model: UpscaleModel, format: ImageFormat, services: EngineServices): Promise<RenderResult> {
   const { scale, network }: UpscaleModelSpec = UPSCALE_MODELS[model];
   const { src, w, h } = await open(input);
   if (Math.max(w, h) * scale > UPSCALE_MAX_SIDE) throw invalidParameter('url', `the image is ${w}×${h}; ${scale}× would exceed ${UPSCALE_MAX_SIDE} px`);
@@ -127,7 +127,7 @@ export async function upscale(input: Uint8Array, model: UpscaleModel, format: Im
       'url',
       `neural models make results up to 2048×2048 pixels (this ${w}×${h} image would be ${w * scale}×${h * scale}); use a smaller image or a lanczos model`,
     );
-  const out = network ? await neural(src, w, h, network, config) : src.resize(w * scale, h * scale, { kernel: 'lanczos3' });
+  const out = network ? await neural(src, w, h, network, services) : src.resize(w * scale, h * scale, { kernel: 'lanczos3' });
   return encodeAs(out, format);
 }
 
@@ -144,7 +144,7 @@ export async function enhance(
   input: Uint8Array,
   format: ImageFormat,
   maxPixels = ENHANCE_INPUT_PIXELS,
-  config?: Config,
+  services: EngineServices,
 ): Promise<RenderResult & { input: { width: number; height: number } }> {
   let { src, w, h } = await open(input);
   const original = { width: w, height: h };
@@ -162,7 +162,7 @@ export async function enhance(
       });
     src = sharp(data, { raw: { width: w, height: h, channels: 3 } });
   }
-  const upscaled = await neural(src, w, h, 'esrgan-medium-x4', config);
+  const upscaled = await neural(src, w, h, 'esrgan-medium-x4', services);
   const result = await encodeAs(upscaled.sharpen({ sigma: 0.8, m1: 0.6, m2: 1.5 }), format);
   return { ...result, input: original };
 }

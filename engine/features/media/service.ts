@@ -11,7 +11,6 @@ import { MediaFileCache, type CachedFile } from './file-cache.js';
 import { chooseFormats, knownSize, type Target } from './formats.js';
 import { JobSlots } from './job-slots.js';
 import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
-import { scopeOf } from '../../platform/scope.js';
 import { mediaProxyDial } from './proxy-failover.js';
 import { cookiePools, type CookieFile, type CookiePools } from './cookie-pool.js';
 import { metaOf, safeFilename, type ItemMeta, type Produced } from './result-shapes.js';
@@ -47,13 +46,13 @@ export class MediaService {
   private readonly proxy: Promise<EgressProxy>;
   private readonly cookies: CookiePools;
 
-  constructor(private readonly setup: Pick<AdapterSetup, 'config' | 'files' | 'http'>) {
+  constructor(private readonly setup: Pick<AdapterSetup, 'config' | 'files' | 'http' | 'scope'>) {
     this.settings = mediaSettings(setup.config);
     this.slots = new JobSlots(this.settings.concurrency, this.settings.queue);
     this.cache = new MediaFileCache(setup.config, setup.files, this.settings.fileTtlS, this.settings.diskQuotaBytes, `${setup.config.publicBaseUrl}/files`);
     this.cache.startJanitor(Math.min(this.settings.fileTtlS * 500, 60_000));
     this.tempDir = setup.files.tempDir;
-    this.cookies = cookiePools(setup.config);
+    this.cookies = cookiePools(setup);
     this.proxy = startEgressProxy(setup.http.guard, setup.config.env.MEDIA_PROXY ? mediaProxyDial(setup.config.env.MEDIA_PROXY) : undefined);
   }
 
@@ -311,7 +310,7 @@ function produced(file: CachedFile): Produced {
   return { ...stored, meta: stored.meta as ItemMeta, size: file.size, download_url: file.url, expires_at: new Date(file.expiresAt).toISOString() };
 }
 
-/** The media service of the engine that `setup` belongs to, made on its first media call and stopped with the engine (engine/platform/scope.ts). */
-export function mediaService(setup: Pick<AdapterSetup, 'config' | 'files' | 'http'>): MediaService {
-  return scopeOf(setup.config).own('media', () => new MediaService(setup), { close: (service) => service.close(), stats: (service) => service.slots.stats });
+/** The media service of the engine that `setup` belongs to, made on its first media call and stopped with the engine (its scope). */
+export function mediaService(setup: Pick<AdapterSetup, 'config' | 'files' | 'http' | 'scope'>): MediaService {
+  return setup.scope.own('media', () => new MediaService(setup), { close: (service) => service.close(), stats: (service) => service.slots.stats });
 }

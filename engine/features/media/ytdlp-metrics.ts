@@ -2,6 +2,7 @@ import { Gauge, type Registry } from 'prom-client';
 import type { Config } from '../../platform/config.js';
 import { cookiePools } from './cookie-pool.js';
 import { ytdlpStatus } from './ytdlp-version.js';
+import type { EngineScope } from '../../platform/scope.js';
 
 /**
  * yt-dlp's version and age on /metrics, read at each scrape from the binary YTDLP_PATH
@@ -10,7 +11,8 @@ import { ytdlpStatus } from './ytdlp-version.js';
  * `manifold_ytdlp_release_age_days > 60` and run `npm run ytdlp:update`. Both are absent
  * while yt-dlp is missing or names no dated release; its version shows on /health too.
  */
-export function registerYtdlpMetrics(registry: Registry, config: Config): void {
+export function registerYtdlpMetrics(registry: Registry, services: { config: Config; scope: EngineScope }): void {
+  const { config } = services;
   const env = config.env;
   new Gauge({
     name: 'manifold_ytdlp_version_info',
@@ -41,7 +43,7 @@ export function registerYtdlpMetrics(registry: Registry, config: Config): void {
     registers: [registry],
     collect() {
       this.reset();
-      for (const { site, state } of cookiePools(config).states()) this.inc({ site, state });
+      for (const { site, state } of cookiePools(services).states()) this.inc({ site, state });
     },
   });
 }

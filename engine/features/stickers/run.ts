@@ -16,8 +16,8 @@ export async function stickerOutput(setup: AdapterSetup, call: Call, job: Sticke
   const [{ renderCache, renderPool }, { PHOTO_UNREADABLE }] = await Promise.all([import('../effects/shared.js'), import('../effects/render.js')]);
   const hash = crypto.createHash('sha256').update(`sticker\0${job.sticker}\0${JSON.stringify(job.params, Object.keys(job.params).sort())}\0`);
   for (const [key, bytes] of Object.entries(job.images ?? {}).sort()) hash.update(`${key}\0`).update(bytes);
-  const result = await renderCache(setup.config)
-    .get(hash.digest('hex'), () => renderPool(setup.config).render(job))
+  const result = await renderCache(setup)
+    .get(hash.digest('hex'), () => renderPool(setup).render(job))
     .catch((err: Error) => {
       if (err.message?.startsWith(UNKNOWN_COLOR)) {
         throw invalidParameter(

@@ -81,7 +81,7 @@ export const code: AdapterKind<CodeConfig> = {
     if (setup.endpoint.cost === 'cpu') {
       // the module is imported by the pool's workers, never on the event loop
       const { runPure } = await import('../handlers/cpu-pool.js');
-      const limits = { taskMs: setup.endpoint.limits?.taskMs, config: setup.config };
+      const limits = { taskMs: setup.endpoint.limits?.taskMs, services: setup };
       return async (call) =>
         toOutput(await runPure({ handler: config.handler, params: call.params, options }, { ...limits, signal: call.signal }), config, call, setup);
     }

@@ -1,7 +1,7 @@
 import { BoundedPool } from '../../platform/workers/pool.js';
 import { siblingModule } from '../../core/root.js';
-import type { Config, CpuPoolSettings } from '../../platform/config.js';
-import { scopeOf } from '../../platform/scope.js';
+import type { CpuPoolSettings } from '../../platform/config.js';
+import type { EngineServices } from '../../contract/call.js';
 import { FileOutput } from '../../contract/handler.js';
 import type { CpuResult, CpuTask } from './cpu-task.js';
 
@@ -16,9 +16,9 @@ import type { CpuResult, CpuTask } from './cpu-task.js';
  */
 export const DEFAULT_TASK_MS = 5000;
 
-/** The engine's code pool (engine/platform/scope.ts), started on first use. */
-export function cpuPool(config: Config | undefined): BoundedPool {
-  return scopeOf(config).own('cpu', () => startCpuPool(config?.cpu ?? {}, config?.memory?.workerIdleMs), {
+/** The engine's code pool (in its scope), started on first use. */
+export function cpuPool({ config, scope }: EngineServices): BoundedPool {
+  return scope.own('cpu', () => startCpuPool(config?.cpu ?? {}, config?.memory?.workerIdleMs), {
     close: (pool) => pool.close(),
     stats: (pool) => pool.stats,
   });
@@ -38,9 +38,9 @@ function startCpuPool(settings: CpuPoolSettings, idleMs: number | undefined): Bo
 }
 
 /** Run a pure handler (`<category>/<name>[#export]`) in the pool; a generated file comes back as a FileOutput. */
-export async function runPure(task: CpuTask, options: { signal?: AbortSignal; taskMs?: number; config?: Config } = {}): Promise<unknown> {
-  const { config, ...run } = options;
-  const result = await cpuPool(config).run<CpuResult>(task, run);
+export async function runPure(task: CpuTask, options: { signal?: AbortSignal; taskMs?: number; services: EngineServices }): Promise<unknown> {
+  const { services, ...run } = options;
+  const result = await cpuPool(services).run<CpuResult>(task, run);
   if ('file' in result) {
     const { data, ext, contentType } = result.file;
     // Buffers arrive as plain Uint8Arrays after the structured clone
@@ -55,10 +55,10 @@ export async function runPure(task: CpuTask, options: { signal?: AbortSignal; ta
  * code pool, under the pool's wall-clock, heap and stack limits, so a huge or hostile
  * page costs one worker (422 too_complex past the limit), never the other clients.
  */
-export const readInPool = <T>(handler: string, params: Record<string, unknown>, run: { signal?: AbortSignal; config?: Config }): Promise<T> =>
+export const readInPool = <T>(handler: string, params: Record<string, unknown>, run: { signal?: AbortSignal; services: EngineServices }): Promise<T> =>
   runPure({ handler, params, options: {} }, run) as Promise<T>;
 
 /** Stops the workers now (the engine's close does it too). */
-export async function closeCpuPool(config?: Config): Promise<void> {
-  await scopeOf(config).release('cpu');
+export async function closeCpuPool({ scope }: EngineServices): Promise<void> {
+  await scope.release('cpu');
 }

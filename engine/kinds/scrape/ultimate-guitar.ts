@@ -35,11 +35,11 @@ export interface TabPage {
   };
 }
 
-type Setup = Pick<AdapterSetup, 'upstreams' | 'config'>;
+type Setup = Pick<AdapterSetup, 'upstreams' | 'config' | 'scope'>;
 
 /** `store.page.data` of a page, read in the code pool (search/chord's `readStore`). */
 const readStore = (setup: Setup, html: string, upstream: string, signal: AbortSignal) =>
-  readInPool<Record<string, unknown>>('search/chord#readStore', { html, upstream }, { signal, config: setup.config });
+  readInPool<Record<string, unknown>>('search/chord#readStore', { html, upstream }, { signal, services: setup });
 
 /** The search page's results for a song title (every type: chords, tabs, official, pro…). */
 export async function searchSongs(setup: Setup, query: string, signal: AbortSignal): Promise<SearchHit[]> {

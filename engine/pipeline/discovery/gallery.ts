@@ -6,6 +6,7 @@ import { templateHash } from '../../features/effects/templates.js';
 import type { EndpointRegistry } from '../endpoint-registry.js';
 import type { Template } from '../../features/effects/template-types.js';
 import { builtin, type Builtin } from '../builtin.js';
+import type { EngineScope } from '../../platform/scope.js';
 
 /** Width of gallery previews. */
 const PREVIEW_WIDTH = 320;
@@ -42,7 +43,7 @@ export function galleryEntries(templates: Template[], baseUrl: string): GalleryE
  * a copyable example request. Previews are rendered on first request through the
  * shared pool and cache, then served with a day-long cache lifetime.
  */
-export function galleryBuiltins(deps: { config: Config; registry: Pick<EndpointRegistry, 'routes'> }): Builtin[] {
+export function galleryBuiltins(deps: { config: Config; scope: EngineScope; registry: Pick<EndpointRegistry, 'routes'> }): Builtin[] {
   let templates: Map<string, { template: Template; hash: string }> | undefined;
   // the templates are the effect endpoints' own (their family items), collected (and hashed) on first use
   const bySlug = () =>
@@ -105,8 +106,8 @@ export function galleryBuiltins(deps: { config: Config; registry: Pick<EndpointR
           import('../../features/effects/sample-photo.js'),
         ]);
         photo ??= samplePhoto(480, 320);
-        const preview = await renderCache(deps.config).get(`preview\0${slug}\0${hash}`, () =>
-          renderPool(deps.config).render({ template, params, photo: template.input.startsWith('image') ? photo : undefined }),
+        const preview = await renderCache(deps).get(`preview\0${slug}\0${hash}`, () =>
+          renderPool(deps).render({ template, params, photo: template.input.startsWith('image') ? photo : undefined }),
         );
         return { type: 'binary', body: preview.data, contentType: preview.contentType, headers: { 'Cache-Control': 'public, max-age=86400' } };
       },

@@ -55,7 +55,7 @@ export default handler<Params['search/apkmirror']>(async ({ params, call, setup 
     query: { post_type: 'app_release', searchtype: 'apk', s: params.query },
     signal: call.signal,
   });
-  return readInPool('search/apkmirror#extract', { html, limit: params.limit }, { signal: call.signal, config: setup.config });
+  return readInPool('search/apkmirror#extract', { html, limit: params.limit }, { signal: call.signal, services: setup });
 });
 
 /** The page's releases, read in the code pool. */

@@ -47,7 +47,7 @@ function app(box: Element) {
 
 export default handler<Params['search/happymod']>(async ({ params, call, setup }) => {
   const html = await setup.upstreams.text('happymod', { path: '/search.html', query: { q: params.query }, signal: call.signal });
-  return readInPool('search/happymod#extract', { html, limit: params.limit }, { signal: call.signal, config: setup.config });
+  return readInPool('search/happymod#extract', { html, limit: params.limit }, { signal: call.signal, services: setup });
 });
 
 /** The page's apps, read in the code pool. */

@@ -11,7 +11,7 @@ export default handler<Params['search/playstore']>(async ({ params, call, setup 
     query: { q: params.query, c: 'apps', hl: params.lang, gl: params.country },
     signal: call.signal,
   });
-  return readInPool('search/playstore#extract', { html, limit: params.limit }, { signal: call.signal, config: setup.config });
+  return readInPool('search/playstore#extract', { html, limit: params.limit }, { signal: call.signal, services: setup });
 });
 
 /** The page's apps, read in the code pool. */

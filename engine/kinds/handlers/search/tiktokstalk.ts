@@ -46,7 +46,7 @@ export default handler<Params['search/tiktokstalk']>(async ({ params, call, setu
     signal: call.signal,
     notFound: 'No TikTok account has this username',
   });
-  return readInPool('search/tiktokstalk#extract', { html }, { signal: call.signal, config: setup.config });
+  return readInPool('search/tiktokstalk#extract', { html }, { signal: call.signal, services: setup });
 });
 
 /** The profile from the page's rehydration data, read in the code pool. */

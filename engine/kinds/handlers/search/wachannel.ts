@@ -22,7 +22,7 @@ const FOLLOWERS = /(\d[\d,.]*\s*[KMB]?)\s+followers?/i;
 export default handler<Params['search/wachannel']>(async ({ params, call, setup }) => {
   const code = CODE.exec(params.url.trim())![1];
   const html = await setup.upstreams.text(UPSTREAM, { path: `/channel/${code}`, signal: call.signal, notFound: 'No WhatsApp channel has this link' });
-  return readInPool('search/wachannel#extract', { html, code }, { signal: call.signal, config: setup.config });
+  return readInPool('search/wachannel#extract', { html, code }, { signal: call.signal, services: setup });
 });
 
 /** The channel from its page's tags, read in the code pool. */

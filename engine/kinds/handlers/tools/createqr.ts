@@ -11,7 +11,7 @@ import type { Params } from '../params.generated.js';
  */
 export default handler<Params['tools/createqr']>(async ({ params, call, setup }) => {
   const { hosted, ...draw } = params;
-  const image = (await runPure({ handler: 'tools/createqr#render', params: draw, options: {} }, { signal: call.signal, config: setup.config })) as FileOutput;
+  const image = (await runPure({ handler: 'tools/createqr#render', params: draw, options: {} }, { signal: call.signal, services: setup })) as FileOutput;
   if (!hosted) return image;
   return (await setup.files.put(image.data, { ext: image.ext })).url;
 });

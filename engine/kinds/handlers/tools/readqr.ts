@@ -19,7 +19,7 @@ const DECODE_MS = 10_000;
 
 export default handler<Params['tools/readqr']>(async ({ params, call, setup }) => {
   const { body } = await setup.http.fetchUserUrl(params.url, { timeoutMs: 15_000, signal: call.signal, maxBytes: MAX_IMAGE_BYTES, accept: 'image/*' });
-  return runPure({ handler: 'tools/readqr#decode', params: { image: body }, options: {} }, { signal: call.signal, config: setup.config, taskMs: DECODE_MS });
+  return runPure({ handler: 'tools/readqr#decode', params: { image: body }, options: {} }, { signal: call.signal, services: setup, taskMs: DECODE_MS });
 });
 
 // jsqr is CommonJS with an ES-style default export: under NodeNext the function is `.default`

@@ -27,8 +27,8 @@ export default handler<Params['tools/remini']>(async ({ params, call, setup }) =
     .update(`enhance\0${format}\0${maxPixels ?? ''}\0`)
     .update(input)
     .digest('hex');
-  const result = await renderCache(setup.config)
-    .get(key, () => enhance(input, format, maxPixels, setup.config))
+  const result = await renderCache(setup)
+    .get(key, () => enhance(input, format, maxPixels, setup))
     .catch((err: Error) => {
       throw err.message?.startsWith(PHOTO_UNREADABLE) ? invalidParameter('url', `not a supported image, or over ${PHOTO_MAX_PIXELS / 1e6} megapixels`) : err;
     });
