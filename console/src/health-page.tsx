@@ -14,7 +14,8 @@ interface Health {
   version: string;
   endpoints: number;
   uptime: number;
-  storage: Record<string, { files: number; bytes: number } | unknown> & { measured_at?: string };
+  /** null until the janitor's first measure (a fresh instance) */
+  storage: (Record<string, { files: number; bytes: number } | unknown> & { measured_at?: string }) | null;
   ytdlp?: { path?: string; version?: string; age_days?: number; warning?: string };
 }
 
@@ -98,12 +99,16 @@ export function HealthPage({ title }: { title: string }) {
               {health.ytdlp?.version ?? 'not found'}
               {health.ytdlp?.warning && <p class="warning">{health.ytdlp.warning}</p>}
             </dd>
-            {STORAGE_CLASSES.filter((c) => health.storage[c]).map((c) => {
-              const s = health.storage[c] as { files: number; bytes: number };
+            {STORAGE_CLASSES.filter((c) => health.storage?.[c]).map((c) => {
+              const s = health.storage![c] as { files: number; bytes: number };
               return [<dt key={`${c}-t`}>Stored {c.replace('_', ' ')}</dt>, <dd key={`${c}-d`}>{`${count(s.files)} files, ${bytes(s.bytes)}`}</dd>];
             })}
           </dl>
-          {health.storage.measured_at && <p class="help">Storage as measured at {time(health.storage.measured_at)}.</p>}
+          {health.storage?.measured_at ? (
+            <p class="help">Storage as measured at {time(health.storage.measured_at)}.</p>
+          ) : (
+            <p class="help">Storage not measured yet (the first measure runs shortly after the start).</p>
+          )}
         </section>
       )}
     </>
