@@ -22,7 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import sharp from 'sharp';
-import { loadConfig, type Config } from '../../engine/platform/config.js';
+import { loadConfig } from '../../engine/platform/config.js';
 import { closeUpscalePool, enhance, neuralThreads, upscale } from '../../engine/features/effects/upscale.js';
 import { EngineScope } from '../../engine/platform/scope.js';
 import type { EngineServices } from '../../engine/contract/call.js';

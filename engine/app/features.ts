@@ -1,11 +1,3 @@
-import type { Config } from '../platform/config.js';
-import type { EndpointRegistry } from '../pipeline/endpoint-registry.js';
-import type { KeyStore } from '../platform/auth/key-store.js';
-import type { UsageCounter } from '../platform/db/usage.js';
-import type { DailyQuota } from '../platform/limits/daily-quota.js';
-import type { FileStore } from '../platform/storage/files.js';
-import type { Logger } from '../platform/log.js';
-import type { Builtin } from '../pipeline/builtin.js';
 import { systemBuiltins } from '../pipeline/admin/system-routes.js';
 import { keyBuiltins } from '../pipeline/admin/keys-routes.js';
 import { usageBuiltins } from '../pipeline/admin/usage-routes.js';
@@ -19,17 +11,13 @@ import { mediaSettings } from '../features/media/settings.js';
 import { registerYtdlpMetrics } from '../features/media/ytdlp-metrics.js';
 import { cookiePools } from '../features/media/cookie-pool.js';
 import { checkScriptFonts } from '../features/effects/script-fonts.js';
-import type { EngineMetrics } from '../platform/metrics/metrics.js';
 import { metricsBuiltins } from '../pipeline/routes/metrics.js';
 import { jobBuiltins } from '../pipeline/jobs/routes.js';
 import { HEALTH_CHECK_TIMEOUT_MS, Readiness } from '../platform/health/readiness.js';
 import { healthBuiltins } from '../pipeline/routes/health.js';
-import { dependencyMetrics, type CircuitReading } from '../platform/metrics/dependencies.js';
+import { dependencyMetrics } from '../platform/metrics/dependencies.js';
 import { positiveInt } from '../platform/settings/int.js';
-import type { Jobs } from '../pipeline/jobs/service.js';
-import type { Feature, FeatureContext } from '../pipeline/feature.js';
-
-export type { Feature, FeatureContext };
+import type { Feature } from '../pipeline/feature.js';
 
 /** The features of one engine; made per engine, so what a feature starts belongs to that engine. */
 export function engineFeatures(): Feature[] {

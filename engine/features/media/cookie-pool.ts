@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../../platform/config.js';
-import type { EngineScope } from '../../platform/scope.js';
+import type { EngineServices } from '../../contract/call.js';
 
 /**
  * YTDLP_COOKIES_DIR: cookies.txt files of logged-in accounts, a pool per site, for sites
@@ -131,6 +130,6 @@ export class CookiePools {
 }
 
 /** The engine's cookie pools (one per engine scope), listed on first use. */
-export function cookiePools({ config, scope }: { config: Config; scope: EngineScope }): CookiePools {
+export function cookiePools({ config, scope }: Required<EngineServices>): CookiePools {
   return scope.own('ytdlp-cookies', () => new CookiePools(config.env.YTDLP_COOKIES_DIR || undefined));
 }

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import type { Config } from '../../platform/config.js';
 import type { AdapterSetup, Call, Output } from '../../contract/call.js';
 import { ApiError, invalidParameter, notFound } from '../../core/errors.js';
 import { abortable } from '../../core/abortable.js';
@@ -16,6 +15,9 @@ import { cookiePools, type CookieFile, type CookiePools } from './cookie-pool.js
 import { metaOf, safeFilename, type ItemMeta, type Produced } from './result-shapes.js';
 import { mediaSettings, type MediaSettings } from './settings.js';
 import { infoArgs, runInfo, searchArgs, writeInfoFile, type YtInfo } from './ytdlp.js';
+
+/** What the media service uses of its engine's setup. */
+type MediaSetup = Pick<AdapterSetup, 'config' | 'files' | 'http' | 'scope'>;
 
 /**
  * The media jobs of one engine instance, shared by every downloader endpoint: the
@@ -46,7 +48,7 @@ export class MediaService {
   private readonly proxy: Promise<EgressProxy>;
   private readonly cookies: CookiePools;
 
-  constructor(private readonly setup: Pick<AdapterSetup, 'config' | 'files' | 'http' | 'scope'>) {
+  constructor(private readonly setup: MediaSetup) {
     this.settings = mediaSettings(setup.config);
     this.slots = new JobSlots(this.settings.concurrency, this.settings.queue);
     this.cache = new MediaFileCache(setup.config, setup.files, this.settings.fileTtlS, this.settings.diskQuotaBytes, `${setup.config.publicBaseUrl}/files`);
@@ -311,6 +313,6 @@ function produced(file: CachedFile): Produced {
 }
 
 /** The media service of the engine that `setup` belongs to, made on its first media call and stopped with the engine (its scope). */
-export function mediaService(setup: Pick<AdapterSetup, 'config' | 'files' | 'http' | 'scope'>): MediaService {
+export function mediaService(setup: MediaSetup): MediaService {
   return setup.scope.own('media', () => new MediaService(setup), { close: (service) => service.close(), stats: (service) => service.slots.stats });
 }

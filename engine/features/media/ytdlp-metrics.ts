@@ -1,8 +1,7 @@
 import { Gauge, type Registry } from 'prom-client';
-import type { Config } from '../../platform/config.js';
 import { cookiePools } from './cookie-pool.js';
 import { ytdlpStatus } from './ytdlp-version.js';
-import type { EngineScope } from '../../platform/scope.js';
+import type { EngineServices } from '../../contract/call.js';
 
 /**
  * yt-dlp's version and age on /metrics, read at each scrape from the binary YTDLP_PATH
@@ -11,7 +10,7 @@ import type { EngineScope } from '../../platform/scope.js';
  * `manifold_ytdlp_release_age_days > 60` and run `npm run ytdlp:update`. Both are absent
  * while yt-dlp is missing or names no dated release; its version shows on /health too.
  */
-export function registerYtdlpMetrics(registry: Registry, services: { config: Config; scope: EngineScope }): void {
+export function registerYtdlpMetrics(registry: Registry, services: Required<EngineServices>): void {
   const { config } = services;
   const env = config.env;
   new Gauge({

@@ -1,5 +1,3 @@
-import type { IncomingHttpHeaders } from 'node:http';
-import type { Readable } from 'node:stream';
 import got, { MaxRedirectsError, type Got, type Method, type OptionsInit, type Request, type Response } from 'got';
 import type { Config } from '../config.js';
 import { ApiError, invalidParameter, unsupportedUrl, upstreamError, upstreamTimeout } from '../../core/errors.js';

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Method } from 'got';
 
-/** What a caller asks of the HTTP client (client.ts) and what it gets back. */
+// What a caller asks of the HTTP client (client.ts) and what it gets back.
 
 /** A call to an operator-configured upstream. Not SSRF-guarded: operators may point these at localhost. */
 export interface UpstreamRequest {

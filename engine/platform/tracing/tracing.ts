@@ -1,8 +1,8 @@
-import type { Context } from 'koa';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { otlpTarget } from './otlp-target.js';
 import { missingPackages } from '../../core/packages.js';
+import type { RequestTracing } from './request-span.js';
 
 /**
  * OpenTelemetry tracing, on when the host sets OTEL_EXPORTER_OTLP_ENDPOINT (or the
@@ -12,7 +12,6 @@ import { missingPackages } from '../../core/packages.js';
  */
 
 export type { RequestAnswer, RequestSpan, RequestTracing } from './request-span.js';
-import type { RequestTracing } from './request-span.js';
 
 /** What otel.ts imports: optional/tracing's packages. */
 const TRACING_PACKAGES = [
