@@ -4,8 +4,8 @@ import type { AdapterSetup, Call, Output } from './call.js';
  * A code endpoint's handler: the unit behind one manifest whose adapter is
  * `kind: code`. It lives at `engine/kinds/handlers/<category>/<name>.ts`, mirroring the
  * manifest's `endpoints/<category>/<name>.yaml`, and is imported on the endpoint's
- * first call. It returns plain data (the envelope's `result`), a `FileOutput` (hosted,
- * or sent as bytes with `stream=true`), or a `Reply` for full control of the answer.
+ * first call. It returns plain data (the envelope's `result`), a `FileOutput`
+ * (./file-output.ts: the engine sends its bytes or hosts it), or a `Reply` for full control of the answer.
  */
 export interface PureInput<P> {
   /** Validated, coerced params with defaults applied, as declared in the manifest. */
@@ -32,15 +32,6 @@ export const handler = <P = Record<string, any>>(run: Handler<P>): Handler<P> =>
 export type PureHandler<P = Record<string, any>> = (input: PureInput<P>) => unknown;
 
 export const pureHandler = <P = Record<string, any>>(run: PureHandler<P>): PureHandler<P> => run;
-
-/** A generated file (QR image, code image, audio…): hosted, or streamed with stream=true. */
-export class FileOutput {
-  constructor(
-    readonly data: Buffer,
-    readonly ext: string,
-    readonly contentType: string,
-  ) {}
-}
 
 /** An answer written as is: bytes, a stored file, a redirect (not wrapped in the envelope). */
 export class Reply {

@@ -44,7 +44,7 @@ t.test('a cost: cpu handler runs in a worker with params and options only', asyn
   fs.writeFileSync(
     file,
     `import { threadId } from 'node:worker_threads';
-import { FileOutput } from '../../../contract/handler.js';
+import { FileOutput } from '../../../contract/file-output.js';
 import { invalidParameter } from '../../../core/errors.js';
 export const where = (input) => ({ threadId, keys: Object.keys(input).sort(), options: input.options });
 export const file = ({ params }) => new FileOutput(Buffer.from(params.text), 'txt', 'text/plain');

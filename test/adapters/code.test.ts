@@ -42,7 +42,8 @@ t.test('a handler value becomes result, wrapped when asked; files are hosted or 
   const file = handlerFile('tools/zz-code-test');
   fs.writeFileSync(
     file,
-    `import { FileOutput, Reply } from '../../../contract/handler.js';
+    `import { Reply } from '../../../contract/handler.js';
+import { FileOutput } from '../../../contract/file-output.js';
 export const file = ({ options }) => new FileOutput(Buffer.from(options.text), 'txt', 'text/plain');
 export const redirect = () => new Reply({ type: 'redirect', location: 'https://example.org/' });\n`,
   );

@@ -5,7 +5,7 @@ import t from 'tap';
 import sharp from 'sharp';
 import { createSsrfGuard } from '../../engine/platform/http/ssrf-guard.js';
 import screenshot from '../../engine/kinds/handlers/tools/screenshot.js';
-import { FileOutput } from '../../engine/contract/handler.js';
+import { FileOutput } from '../../engine/contract/file-output.js';
 import { EngineScope } from '../../engine/platform/scope.js';
 
 const CHROMIUM = '/usr/bin/chromium';

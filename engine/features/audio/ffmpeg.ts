@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { AdapterSetup, Call } from '../../contract/call.js';
 import { captureTool } from '../media/child.js';
 import { mediaSettings } from '../media/settings.js';
-import { FileOutput } from '../../contract/handler.js';
+import { FileOutput } from '../../contract/file-output.js';
 import { toolError } from './source.js';
 
 /**

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { upstreamError } from '../../core/errors.js';
-import { FileOutput } from '../../contract/handler.js';
+import { FileOutput } from '../../contract/file-output.js';
 import type { AdapterSetup } from '../../contract/call.js';
 
 /** What a hosted service picture answers: the link twice (`image_url` is what clients read), its size and the service. */

@@ -2,7 +2,7 @@ import { BoundedPool } from '../../platform/workers/pool.js';
 import { siblingModule } from '../../core/root.js';
 import type { CpuPoolSettings } from '../../platform/config.js';
 import type { EngineServices } from '../../contract/call.js';
-import { FileOutput } from '../../contract/handler.js';
+import { FileOutput } from '../../contract/file-output.js';
 import type { CpuResult, CpuTask } from './cpu-task.js';
 
 /**

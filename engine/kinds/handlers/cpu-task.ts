@@ -1,6 +1,7 @@
 import { boundedTask } from '../../platform/workers/task.js';
 import { loadHandler } from './load.js';
-import { FileOutput, Reply, type Handler } from '../../contract/handler.js';
+import { Reply, type Handler } from '../../contract/handler.js';
+import { FileOutput } from '../../contract/file-output.js';
 
 /** One run of a pure handler, as sent to a code-pool worker. */
 export interface CpuTask {

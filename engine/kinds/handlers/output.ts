@@ -1,6 +1,6 @@
-import path from 'node:path';
 import { json, type AdapterSetup, type Call, type Output } from '../../contract/call.js';
-import { FileOutput, Reply } from '../../contract/handler.js';
+import { answerFile, FileOutput, hosted } from '../../contract/file-output.js';
+import { Reply } from '../../contract/handler.js';
 
 export interface OutputShape {
   /** Put the value under this key of `result` (a shape some clients read). */
@@ -11,19 +11,12 @@ export interface OutputShape {
 
 /**
  * What a code handler returned, as the engine's output: a `Reply` as is; a generated
- * file hosted (result = its URL and facts) or, with stream=true or a binary response,
- * sent as bytes; anything else is `result` (under `wrap` when set).
+ * file as the engine's one decision makes it (contract/file-output.ts: its bytes, or
+ * hosted with its answer); anything else is `result` (under `wrap` when set).
  */
 export async function toOutput(value: unknown, shape: OutputShape, call: Call, setup: AdapterSetup): Promise<Output> {
   if (value instanceof Reply) return value.output;
-  if (value instanceof FileOutput) {
-    if (setup.endpoint.response === 'binary' || call.params.stream) {
-      const basename = path.posix.basename(setup.endpoint.path) || 'file';
-      return { type: 'binary', body: value.data, contentType: value.contentType, filename: `${basename}.${value.ext}` };
-    }
-    const stored = await setup.files.put(value.data, { ext: value.ext });
-    return json(shape.fileResult === 'url' ? stored.url : { url: stored.url, size: stored.size, mime: value.contentType, sha256: stored.sha256 });
-  }
+  if (value instanceof FileOutput) return answerFile(value, call, setup, shape.fileResult === 'url' ? hosted.url : undefined);
   return json(shape.wrap ? { [shape.wrap]: value } : value);
 }
 

@@ -1,7 +1,8 @@
 import { requireRoute } from '../../../features/ai/catalog.js';
 import { generateImage } from '../../../features/ai/openai-api.js';
 import { upstreamError } from '../../../core/errors.js';
-import { FileOutput, handler } from '../../../contract/handler.js';
+import { handler } from '../../../contract/handler.js';
+import { FileOutput } from '../../../contract/file-output.js';
 import type { Params } from '../params.generated.js';
 
 const MAX_IMAGE_BYTES = 20 * 1024 * 1024;

@@ -1,6 +1,7 @@
 import { requireRoute } from '../../../features/ai/catalog.js';
 import { generateVideo } from '../../../features/ai/openai-api.js';
-import { FileOutput, handler } from '../../../contract/handler.js';
+import { handler } from '../../../contract/handler.js';
+import { FileOutput } from '../../../contract/file-output.js';
 import type { Params } from '../params.generated.js';
 
 /** How often a render in progress is asked after; Sora takes a minute or more. */

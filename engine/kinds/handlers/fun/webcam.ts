@@ -1,5 +1,6 @@
 import { notFound, upstreamError } from '../../../core/errors.js';
-import { FileOutput, handler } from '../../../contract/handler.js';
+import { handler } from '../../../contract/handler.js';
+import { FileOutput } from '../../../contract/file-output.js';
 import type { Params } from '../params.generated.js';
 
 /**

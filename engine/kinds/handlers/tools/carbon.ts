@@ -1,6 +1,7 @@
 import { invalidParameter } from '../../../core/errors.js';
 import { isLanguage, renderCarbon, THEMES } from '../../../features/tools/carbon/render.js';
-import { FileOutput, pureHandler } from '../../../contract/handler.js';
+import { pureHandler } from '../../../contract/handler.js';
+import { FileOutput } from '../../../contract/file-output.js';
 import type { Params } from '../params.generated.js';
 
 /** /api/tools/carbon: a code image as PNG (see ../carbon/render.ts). */

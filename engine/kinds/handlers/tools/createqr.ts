@@ -1,7 +1,8 @@
 import QRCode from 'qrcode';
 import { invalidParameter } from '../../../core/errors.js';
 import { runPure } from '../cpu-pool.js';
-import { FileOutput, handler, pureHandler } from '../../../contract/handler.js';
+import { handler, pureHandler } from '../../../contract/handler.js';
+import { FileOutput } from '../../../contract/file-output.js';
 import type { Params } from '../params.generated.js';
 
 /**

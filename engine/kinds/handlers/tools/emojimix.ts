@@ -1,7 +1,8 @@
 import type { AdapterSetup, Call } from '../../../contract/call.js';
 import { notFound, upstreamError } from '../../../core/errors.js';
 import { upstreamStatusOf } from '../../../platform/http/client.js';
-import { FileOutput, handler } from '../../../contract/handler.js';
+import { handler } from '../../../contract/handler.js';
+import { FileOutput } from '../../../contract/file-output.js';
 import type { Params } from '../params.generated.js';
 
 /**

@@ -3,7 +3,8 @@ import { requireRoute } from '../../../features/ai/catalog.js';
 import { editImage } from '../../../features/ai/openai-api.js';
 import { fetchPhoto, PHOTO_MAX_PIXELS } from '../../../features/effects/photo-input.js';
 import { invalidParameter } from '../../../core/errors.js';
-import { FileOutput, handler } from '../../../contract/handler.js';
+import { handler } from '../../../contract/handler.js';
+import { FileOutput } from '../../../contract/file-output.js';
 import type { Params } from '../params.generated.js';
 
 /** The longest side sent to the image model: what OpenAI's edit models work at. */

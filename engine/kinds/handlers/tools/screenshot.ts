@@ -1,6 +1,7 @@
 import { upstreamError } from '../../../core/errors.js';
 import { chromiumPath, withGuardedContext } from '../../../features/tools/browser/chromium.js';
-import { handler, FileOutput } from '../../../contract/handler.js';
+import { handler } from '../../../contract/handler.js';
+import { FileOutput } from '../../../contract/file-output.js';
 import type { Params } from '../params.generated.js';
 
 /**

@@ -1,6 +1,7 @@
 import { invalidParameter, missingParameter } from '../../../core/errors.js';
 import { printPdf, type PdfRequest } from '../../../features/pdf/page-pdf.js';
-import { FileOutput, handler } from '../../../contract/handler.js';
+import { handler } from '../../../contract/handler.js';
+import { FileOutput } from '../../../contract/file-output.js';
 import type { Params } from '../params.generated.js';
 
 /** A link alone (a page or a picture) is printed as that page; anything else is text. */

@@ -1,5 +1,6 @@
 import { archiveSite } from '../../../features/webzip/site-archive.js';
-import { FileOutput, handler } from '../../../contract/handler.js';
+import { handler } from '../../../contract/handler.js';
+import { FileOutput } from '../../../contract/file-output.js';
 import type { Params } from '../params.generated.js';
 
 /**

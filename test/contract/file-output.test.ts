@@ -1,0 +1,135 @@
+/**
+ * The one decision of engine/contract/file-output.ts: a file a call produced is sent as
+ * bytes or hosted, and its hosted answer is built from the FileOutput — the shapes clients
+ * read today, field for field. The last tests keep it the one place: no other engine module
+ * stores a call's file or builds the bytes answer for it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import t from 'tap';
+import { answerFile, FileOutput, hostFile, hosted, wantsBytes } from '../../engine/contract/file-output.js';
+import type { AdapterSetup, Call } from '../../engine/contract/call.js';
+import type { Endpoint } from '../../engine/core/manifest-types.js';
+import type { FileStore, StoredFile } from '../../engine/platform/storage/files.js';
+
+/** A file store that keeps what it was given and answers as the real one does (name = hash.ext). */
+function memoryStore() {
+  const stored: { data: Buffer; ext: string }[] = [];
+  const put = async (data: Buffer, { ext }: { ext: string }): Promise<StoredFile> => {
+    stored.push({ data, ext });
+    const sha256 = `h${stored.length}`;
+    return { id: sha256, name: `${sha256}.${ext}`, url: `http://files.test/files/${sha256}.${ext}`, size: data.length, sha256, contentType: 'x/ignored' };
+  };
+  return { files: { put } as unknown as FileStore, stored };
+}
+
+const setupFor = (response: Endpoint['response'], files: FileStore, endpointPath = '/api/tools/thing') =>
+  ({ endpoint: { path: endpointPath, response } as Endpoint, files }) as unknown as AdapterSetup;
+const callWith = (params: Record<string, unknown>) => ({ params }) as unknown as Call;
+
+t.test('bytes for stream=true, and for a binary endpoint unless hosted=true', async (t) => {
+  t.equal(wantsBytes({ response: 'streamable' }, { stream: true }), true);
+  t.equal(wantsBytes({ response: 'streamable' }, { stream: false }), false);
+  t.equal(wantsBytes({ response: 'streamable' }, {}), false);
+  t.equal(wantsBytes({ response: 'json' }, {}), false);
+  t.equal(wantsBytes({ response: 'binary' }, {}), true);
+  t.equal(wantsBytes({ response: 'binary' }, { hosted: false }), true);
+  t.equal(wantsBytes({ response: 'binary' }, { hosted: true }), false);
+});
+
+t.test('the bytes answer: named after the endpoint or the file, with the file headers', async (t) => {
+  const { files, stored } = memoryStore();
+  const png = Buffer.from('png bytes');
+  const plain = await answerFile(new FileOutput(png, 'png', 'image/png'), callWith({}), setupFor('binary', files, '/api/tools/createqr'));
+  t.same(plain, { type: 'binary', body: png, contentType: 'image/png', filename: 'createqr.png' });
+  const named = new FileOutput(png, 'webp', 'image/webp', { name: 'sepia', headers: { 'Cache-Control': 'public, max-age=86400' } });
+  t.same(await answerFile(named, callWith({ stream: true }), setupFor('streamable', files)), {
+    type: 'binary',
+    body: png,
+    contentType: 'image/webp',
+    filename: 'sepia.webp',
+    headers: { 'Cache-Control': 'public, max-age=86400' },
+  });
+  t.equal(stored.length, 0, 'nothing is stored when the bytes are the answer');
+});
+
+t.test('the hosted answer: the default shape, the adapter fallback, and the file own template', async (t) => {
+  const { files, stored } = memoryStore();
+  const pdf = Buffer.from('%PDF-1.7 …');
+  const file = new FileOutput(pdf, 'pdf', 'application/pdf');
+  t.same(await answerFile(file, callWith({ hosted: true }), setupFor('binary', files)), {
+    type: 'json',
+    result: { url: 'http://files.test/files/h1.pdf', size: pdf.length, mime: 'application/pdf', sha256: 'h1' },
+  });
+  t.same(stored[0], { data: pdf, ext: 'pdf' }, 'the bytes are stored with the file extension');
+  t.same(await answerFile(file, callWith({}), setupFor('json', files), hosted.url), { type: 'json', result: 'http://files.test/files/h2.pdf' });
+  const own = file.withAnswer({ url: hosted.url, download_url: hosted.url, size: hosted.size, mime: 'application/pdf' });
+  t.same(await answerFile(own, callWith({}), setupFor('streamable', files), hosted.url), {
+    type: 'json',
+    result: { url: 'http://files.test/files/h3.pdf', download_url: 'http://files.test/files/h3.pdf', size: pdf.length, mime: 'application/pdf' },
+  });
+});
+
+t.test('placeholders are filled at any depth and in order; other values stay as they are', async (t) => {
+  const { files } = memoryStore();
+  const answer = { title: 'x', list: [hosted.url, { name: hosted.name }], n: 3, none: null, when: new Date(0), sha: hosted.sha256 };
+  const result = (await hostFile(files, new FileOutput(Buffer.from('ab'), 'zip', 'application/zip', { answer }))) as Record<string, unknown>;
+  t.same(result, { title: 'x', list: ['http://files.test/files/h1.zip', { name: 'h1.zip' }], n: 3, none: null, when: new Date(0), sha: 'h1' });
+  t.same(Object.keys(result), ['title', 'list', 'n', 'none', 'when', 'sha'], 'the template field order is the answer order');
+  t.same(await hostFile(files, new FileOutput(Buffer.from('ab'), 'zip', 'application/zip', { answer: [hosted.url] })), ['http://files.test/files/h2.zip']);
+});
+
+const ENGINE = path.join(import.meta.dirname, '..', '..', 'engine');
+
+function engineSources(dir = ENGINE): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return engineSources(full);
+    return entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+/** Engine modules where `pattern` appears, as paths under engine/. */
+const modulesWith = (pattern: RegExp) =>
+  engineSources()
+    .filter((file) => pattern.test(fs.readFileSync(file, 'utf8')))
+    .map((file) => path.relative(ENGINE, file).split(path.sep).join('/'))
+    .sort();
+
+/** Modules that still host their files themselves, moving to the decision commit by commit. */
+const MOVING = [
+  'features/audio/ffmpeg.ts',
+  'features/effects/deliver.ts',
+  'features/effects/service-png.ts',
+  'kinds/handlers/ai/model-image.ts',
+  'kinds/handlers/tools/createqr.ts',
+  'kinds/handlers/tools/photoeditor.ts',
+  'kinds/handlers/tools/screenshot.ts',
+  'kinds/handlers/tools/topdf.ts',
+  'kinds/handlers/tools/web2zip.ts',
+  'pipeline/jobs/job-output.ts',
+];
+
+t.test('a call file is stored in one place', async (t) => {
+  // docs/contributing/architecture.md (decisions) says why the others are not a call's answer
+  const hosts = [
+    'contract/file-output.ts', // the one decision
+    'features/tempmail/smtp.ts', // a received mail's attachments, stored as they arrive: no call produced them
+  ];
+  t.same(modulesWith(/files\.put\(/), [...hosts, ...MOVING.filter((m) => modulesWith(/files\.put\(/).includes(m))].sort());
+});
+
+t.test('bytes answers are built only where they are not a call file', async (t) => {
+  t.same(modulesWith(/type: 'binary'/), [
+    'contract/call.ts', // the Output type itself
+    'contract/file-output.ts', // the one decision
+    ...MOVING.filter((m) => m === 'features/effects/deliver.ts'),
+    'features/media/service.ts', // media stream mode: ffmpeg's stdout as it is made, not a file in memory
+    'kinds/adapters/ai.ts', // a chat streamed as server-sent events
+    'pipeline/admin/system-routes.ts', // built-in routes: their own documents, not an endpoint file
+    'pipeline/admin/usage-routes.ts',
+    'pipeline/discovery/gallery.ts',
+    'pipeline/routes/health.ts',
+    'pipeline/routes/metrics.ts',
+  ]);
+});
