@@ -8,7 +8,7 @@
 import path from 'node:path';
 import YAML from 'yaml';
 import { TEMPLATES_DIR } from '../engine/features/effects/templates.js';
-import type { Template } from '../engine/features/effects/template-types.js';
+import type { Template } from '../engine/features/effects/template.generated.js';
 import { slugify, type Draft } from './effect-templates/kit.js';
 import { writeTemplates } from './effect-templates/write.js';
 import * as light from './effect-templates/families-light.js';

@@ -6,7 +6,7 @@
  */
 import { HUES, brickWall, darkWall, fill, hsl, lin, metal, neonText, rad, starField, tone, type Draft } from './kit.js';
 import { shade } from './families-material.js';
-import type { BackgroundLayer, TextLayer } from '../../engine/features/effects/template-types.js';
+import type { BackgroundLayer, TextLayer } from '../../engine/features/effects/template.generated.js';
 
 const CANVAS = { width: 1024, height: 512 };
 const hue = (name: string) => HUES.find((h) => h.name === name)!;

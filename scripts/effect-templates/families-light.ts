@@ -1,6 +1,6 @@
 /** Families built on light: neon, glow, glitch, galaxy, retro, sci-fi, matrix, thunder, rainbow. */
 import { HUES, brickWall, darkWall, fill, hsl, lin, neonText, pick, rad, starField, tone, type Draft, type Hue } from './kit.js';
-import type { BackgroundLayer } from '../../engine/features/effects/template-types.js';
+import type { BackgroundLayer } from '../../engine/features/effects/template.generated.js';
 
 const CANVAS = { width: 1024, height: 512 };
 const NEON_FONTS = ['monoton', 'righteous', 'pacifico', 'audiowide', 'lobster', 'satisfy', 'bebas-neue', 'sacramento', 'orbitron'];

@@ -1,6 +1,6 @@
 /** Families built on a material: metal, gold, glitter, gems, 3D, fire, ice, water, wood, stone, sand, candy, balloon, glass, fabric. */
 import { HUES, darkWall, fill, hsl, lin, metal, pick, rad, starField, tone, type Draft } from './kit.js';
-import type { BackgroundLayer, Paint, TextLayer } from '../../engine/features/effects/template-types.js';
+import type { BackgroundLayer, Paint, TextLayer } from '../../engine/features/effects/template.generated.js';
 
 const CANVAS = { width: 1024, height: 512 };
 

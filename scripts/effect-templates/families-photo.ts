@@ -1,7 +1,7 @@
 /** Photo effects (photofunia path family): the client's photo placed in a scene, framed or filtered. */
 import { HUES, brickWall, fill, hsl, lin, metal, pick, rad, starField, tone, type Draft } from './kit.js';
 import { shade } from './families-material.js';
-import type { BackgroundLayer, Filter, ImageLayer } from '../../engine/features/effects/template-types.js';
+import type { BackgroundLayer, Filter, ImageLayer } from '../../engine/features/effects/template.generated.js';
 
 const WIDE = { width: 1024, height: 640 };
 const SQUARE = { width: 768, height: 768 };

@@ -1,7 +1,7 @@
 /** Families built on a graphic style: graffiti, comic, paper, sketch, badges, holidays, sport, flags, typography, horror, vintage. */
 import { HUES, brickWall, fill, hsl, lin, metal, pick, rad, tone, type Draft } from './kit.js';
 import { shade } from './families-material.js';
-import type { BackgroundLayer, ShapeKind, TextLayer } from '../../engine/features/effects/template-types.js';
+import type { BackgroundLayer, ShapeKind, TextLayer } from '../../engine/features/effects/template.generated.js';
 
 const CANVAS = { width: 1024, height: 512 };
 

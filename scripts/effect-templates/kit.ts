@@ -2,7 +2,7 @@
  * Building blocks for the template generator: colour maths, palettes, and small
  * recipes (metal gradient, backdrop, neon text...) that families combine.
  */
-import type { BackgroundLayer, Paint, Stops, Template, TextLayer } from '../../engine/features/effects/template-types.js';
+import type { BackgroundLayer, Paint, Stops, Template, TextLayer } from '../../engine/features/effects/template.generated.js';
 
 export type Draft = Omit<Template, 'site' | 'slug'> & { slug?: string; site?: Template['site'] };
 

@@ -1,7 +1,7 @@
 import t from 'tap';
 import sharp from 'sharp';
 import { renderTemplate, PHOTO_UNREADABLE } from '../../engine/features/effects/render.js';
-import type { Template, TextLayer } from '../../engine/features/effects/template-types.js';
+import type { Template, TextLayer } from '../../engine/features/effects/template.generated.js';
 import { testPhoto } from './support.js';
 
 const base = (text: Partial<TextLayer> = {}, extra: Partial<Template> = {}): Template => ({

@@ -1,7 +1,7 @@
 import type { Canvas, Image } from '@napi-rs/canvas';
 import { fillPath, heartPath, isTexture, paintRect, starPath, toStyle, type Ctx, type Rect } from './paint.js';
 import { rng } from './random.js';
-import type { BackgroundLayer, ImageLayer, ParticlesLayer, ShapeLayer, Box } from './template-types.js';
+import type { BackgroundLayer, ImageLayer, ParticlesLayer, ShapeLayer, Box } from './template.generated.js';
 
 /** The client's photo, already decoded and size-limited. */
 export type Photo = Canvas | Image;

@@ -1,6 +1,6 @@
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import { rng } from './random.js';
-import type { Filter } from './template-types.js';
+import type { Filter } from './template.generated.js';
 import type { Ctx } from './paint.js';
 
 /**

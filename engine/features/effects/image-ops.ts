@@ -6,7 +6,7 @@ import { registerFonts } from './fonts.js';
 import { CONTENT_TYPES, type ImageFormat } from './encode.js';
 import { PHOTO_MAX_PIXELS } from './photo-input.js';
 import { rng } from './random.js';
-import type { Template } from './template-types.js';
+import type { Template } from './template.generated.js';
 
 /**
  * Manipulations of a client photo (the `image` adapter). sharp does the pixel

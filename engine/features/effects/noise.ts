@@ -1,6 +1,6 @@
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import { rng } from './random.js';
-import type { NoisePaint, Stops } from './template-types.js';
+import type { NoisePaint, Stops } from './template.generated.js';
 
 /**
  * Procedural textures (clouds, smoke, lava veins, wood rings, marble, stone

@@ -1,6 +1,6 @@
 import { createCanvas, DOMMatrix, type Canvas, type CanvasGradient, type CanvasPattern, type SKRSContext2D } from '@napi-rs/canvas';
 import { noiseTexture } from './noise.js';
-import type { NoisePaint, Paint, PatternPaint } from './template-types.js';
+import type { NoisePaint, Paint, PatternPaint } from './template.generated.js';
 
 export type Ctx = SKRSContext2D;
 export interface Rect {

@@ -1,7 +1,7 @@
 import { boundedTask } from '../../platform/workers/task.js';
 import { renderTemplate, type RenderParams, type RenderResult } from './render.js';
 import { runImageOp, type ImageJob } from './image-ops.js';
-import type { Template } from './template-types.js';
+import type { Template } from './template.generated.js';
 import { renderSticker } from '../stickers/render.js';
 import type { StickerJob } from '../stickers/job.js';
 

@@ -6,7 +6,7 @@ import { encode, CONTENT_TYPES, type ImageFormat } from './encode.js';
 import { registerFonts } from './fonts.js';
 import { drawTextLayer, layerText } from './text-layer.js';
 import { PHOTO_MAX_PIXELS } from './photo-input.js';
-import type { Template } from './template-types.js';
+import type { Template } from './template.generated.js';
 
 export interface RenderParams {
   text?: string;

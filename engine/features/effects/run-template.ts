@@ -5,7 +5,7 @@ import { deliver } from './deliver.js';
 import type { ImageFormat } from './encode.js';
 import { fetchPhoto, PHOTO_MAX_PIXELS } from './photo-input.js';
 import type { RenderParams } from './render.js';
-import type { Template } from './template-types.js';
+import type { Template } from './template.generated.js';
 import { templateHash } from './templates.js';
 
 /** Each template's content hash, made once: part of every render's cache key. */

@@ -5,7 +5,7 @@ import { ROOT } from '../../core/root.js';
 import { parseYaml } from '../../core/yaml.js';
 import type { ValidateFunction } from 'ajv';
 import { FONTS } from './fonts.js';
-import type { Template } from './template-types.js';
+import type { Template } from './template.generated.js';
 import { ajvFor } from '../../core/ajv.js';
 
 /** templates/ at the repository root. */
@@ -19,10 +19,10 @@ export const TEMPLATES_DIR = path.join(ROOT, 'templates');
 export const TEMPLATE_SCHEMA = withFonts(JSON.parse(fs.readFileSync(new URL('./template.schema.json', import.meta.url), 'utf8')));
 
 function withFonts(schema: Record<string, any>): object {
-  // no $schema: the schema is embedded in the effect adapter's config schema ($id keeps its #/definitions local)
+  // no $schema: the schema is embedded in the effect adapter's config schema ($id keeps its #/$defs local)
   const { $schema: _draft, ...rest } = schema;
   rest.properties = { ...rest.properties, file: { type: 'string', description: 'The template file (set by the loader).' } };
-  rest.definitions.textLayer.properties.font = { ...rest.definitions.textLayer.properties.font, enum: Object.keys(FONTS) };
+  rest.$defs.textLayer.properties.font = { ...rest.$defs.textLayer.properties.font, enum: Object.keys(FONTS) };
   return rest;
 }
 

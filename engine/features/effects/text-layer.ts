@@ -3,7 +3,7 @@ import { fontCss } from './fonts.js';
 import { glyphUnits } from './glyph-units.js';
 import { boxRect } from './background.js';
 import { isTexture, paintRect, toStyle, type Ctx, type Rect } from './paint.js';
-import type { TextLayer } from './template-types.js';
+import type { TextLayer } from './template.generated.js';
 
 /**
  * Lays out and paints one text layer: fitted size, optional letter spacing and

@@ -4,7 +4,7 @@ import { drawTextLayer } from '../effects/text-layer.js';
 import { registerFonts } from '../effects/fonts.js';
 import { CONTENT_TYPES, encode, type ImageFormat } from '../effects/encode.js';
 import type { RenderResult } from '../effects/render.js';
-import type { TextLayer } from '../effects/template-types.js';
+import type { TextLayer } from '../effects/template.generated.js';
 
 /**
  * Text stickers: `ttp` (one frame) and `attp` (animated, the text cycling through

@@ -1,5 +1,5 @@
 import { TEMPLATE_SCHEMA } from '../../features/effects/templates.js';
-import type { Template } from '../../features/effects/template-types.js';
+import type { Template } from '../../features/effects/template.generated.js';
 import { runTemplate } from '../../features/effects/run-template.js';
 import type { AdapterKind } from '../../contract/call.js';
 

@@ -4,7 +4,7 @@ import { makeAsset, sendAsset, type Asset } from './asset.js';
 import { galleryPage, GALLERY_SCRIPT, type GalleryEntry } from './gallery-page.js';
 import { templateHash } from '../../features/effects/templates.js';
 import type { EndpointRegistry } from '../endpoint-registry.js';
-import type { Template } from '../../features/effects/template-types.js';
+import type { Template } from '../../features/effects/template.generated.js';
 import { builtin, type Builtin } from '../builtin.js';
 import type { EngineScope } from '../../platform/scope.js';
 

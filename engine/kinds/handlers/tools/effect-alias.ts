@@ -1,5 +1,5 @@
 import { runTemplate } from '../../../features/effects/run-template.js';
-import type { Template } from '../../../features/effects/template-types.js';
+import type { Template } from '../../../features/effects/template.generated.js';
 import { handler, Reply } from '../../../contract/handler.js';
 import type { Params } from '../params.generated.js';
 
