@@ -11,6 +11,9 @@ import { answerFile, FileOutput, hostFile, hosted, wantsBytes } from '../../engi
 import type { AdapterSetup, Call } from '../../engine/contract/call.js';
 import type { Endpoint } from '../../engine/core/manifest-types.js';
 import type { FileStore, StoredFile } from '../../engine/platform/storage/files.js';
+import { loadConfig } from '../../engine/platform/config.js';
+import { ENDPOINTS_DIR } from '../../engine/app/app.js';
+import { mp3File } from '../../engine/features/audio/ffmpeg.js';
 
 /** A file store that keeps what it was given and answers as the real one does (name = hash.ext). */
 function memoryStore() {
@@ -79,6 +82,34 @@ t.test('placeholders are filled at any depth and in order; other values stay as 
   t.same(await hostFile(files, new FileOutput(Buffer.from('ab'), 'zip', 'application/zip', { answer: [hosted.url] })), ['http://files.test/files/h2.zip']);
 });
 
+/** The file a call made, answered as the endpoint's client sees it (the setup's endpoint decides bytes or hosted). */
+async function answerOf(file: FileOutput, setup: AdapterSetup, params: Record<string, unknown> = {}) {
+  return answerFile(file, callWith(params), setup);
+}
+
+t.test('an audio tool MP3: {url, download_url, mime, size, duration, ...facts}, measured only when hosted', async (t) => {
+  const { files } = memoryStore();
+  const mp3 = path.join(ENDPOINTS_DIR, 'tools', 'fixtures', 'vocalremover-mix.mp3');
+  const size = fs.statSync(mp3).size;
+  const setup = { ...setupFor('streamable', files, '/api/tools/vocalremover'), config: loadConfig({}) } as AdapterSetup;
+  const signal = new AbortController().signal;
+  const made = await mp3File(setup, { params: {}, signal } as unknown as Call, mp3, { method: 'centre-channel cancellation' });
+  const { result } = (await answerOf(made, setup)) as { result: Record<string, unknown> };
+  t.same(Object.keys(result), ['url', 'download_url', 'mime', 'size', 'duration', 'method']);
+  t.match(result, {
+    url: 'http://files.test/files/h1.mp3',
+    download_url: 'http://files.test/files/h1.mp3',
+    mime: 'audio/mpeg',
+    size,
+    method: 'centre-channel cancellation',
+  });
+  t.ok(typeof result.duration === 'number' && result.duration > 0, 'the length is measured');
+  // stream=true: no ffprobe run (a broken ffprobe path would fail it), the bytes named after the endpoint
+  const noProbe = { ...setup, config: loadConfig({ FFPROBE_PATH: '/nonexistent/ffprobe' }) } as AdapterSetup;
+  const streamed = await mp3File(noProbe, { params: { stream: true }, signal } as unknown as Call, mp3, {});
+  t.match(await answerOf(streamed, noProbe, { stream: true }), { type: 'binary', contentType: 'audio/mpeg', filename: 'vocalremover.mp3' });
+});
+
 const ENGINE = path.join(import.meta.dirname, '..', '..', 'engine');
 
 function engineSources(dir = ENGINE): string[] {
@@ -98,7 +129,6 @@ const modulesWith = (pattern: RegExp) =>
 
 /** Modules that still host their files themselves, moving to the decision commit by commit. */
 const MOVING = [
-  'features/audio/ffmpeg.ts',
   'features/effects/deliver.ts',
   'features/effects/service-png.ts',
   'kinds/handlers/ai/model-image.ts',

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { AdapterSetup, Call } from '../../contract/call.js';
 import { captureTool } from '../media/child.js';
 import { mediaSettings } from '../media/settings.js';
-import { FileOutput } from '../../contract/file-output.js';
+import { FileOutput, hosted, wantsBytes } from '../../contract/file-output.js';
 import { toolError } from './source.js';
 
 /**
@@ -33,13 +33,14 @@ export async function durationOf(setup: Pick<AdapterSetup, 'config'>, signal: Ab
 }
 
 /**
- * An MP3 made by a tool as the answer: the bytes with stream=true, otherwise hosted
- * with `url` (what clients read), its size, length and the facts the tool adds.
+ * An MP3 made by a tool as the call's file: hosted, it answers `url` (what clients read) and
+ * `download_url`, its size, its length and the facts the tool adds. The length is measured
+ * (ffprobe) only when the answer is hosted: the bytes answer does not say it.
  */
-export async function mp3Answer(setup: AdapterSetup, call: Call, file: string, facts: Record<string, unknown>): Promise<unknown> {
+export async function mp3File(setup: AdapterSetup, call: Call, file: string, facts: Record<string, unknown>): Promise<FileOutput> {
   const data = await fs.promises.readFile(file);
-  if (call.params.stream) return new FileOutput(data, 'mp3', 'audio/mpeg');
+  if (wantsBytes(setup.endpoint, call.params)) return new FileOutput(data, 'mp3', 'audio/mpeg');
   const duration = await durationOf(setup, call.signal, file);
-  const stored = await setup.files.put(data, { ext: 'mp3' });
-  return { url: stored.url, download_url: stored.url, mime: 'audio/mpeg', size: stored.size, duration, ...facts };
+  const answer = { url: hosted.url, download_url: hosted.url, mime: 'audio/mpeg', size: hosted.size, duration, ...facts };
+  return new FileOutput(data, 'mp3', 'audio/mpeg', { answer });
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { DENOISE } from '../../../features/audio/filters.js';
-import { MP3_ARGS, mp3Answer, runFfmpeg } from '../../../features/audio/ffmpeg.js';
+import { MP3_ARGS, mp3File, runFfmpeg } from '../../../features/audio/ffmpeg.js';
 import { openAudioSource } from '../../../features/audio/source.js';
 import { handler } from '../../../contract/handler.js';
 import type { Params } from '../params.generated.js';
@@ -14,7 +14,7 @@ export default handler<Params['tools/noiseremover']>(async ({ call, setup }) => 
   try {
     const out = path.join(source.dir, 'out.mp3');
     await runFfmpeg(setup, call.signal, [source.file], ['-map', '0:a:0', '-vn', '-af', DENOISE, ...MP3_ARGS, out]);
-    return await mp3Answer(setup, call, out, { method: 'spectral subtraction (afftdn) + non-local means (anlmdn)' });
+    return await mp3File(setup, call, out, { method: 'spectral subtraction (afftdn) + non-local means (anlmdn)' });
   } finally {
     await source.dispose();
   }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { MP3_ARGS, mp3Answer, runFfmpeg } from '../../../features/audio/ffmpeg.js';
+import { MP3_ARGS, mp3File, runFfmpeg } from '../../../features/audio/ffmpeg.js';
 import { workDir } from '../../../features/audio/source.js';
 import { invalidParameter } from '../../../core/errors.js';
 import { speakRemote, speechConfigured } from '../../../features/speech/openai-speech.js';
@@ -33,12 +33,12 @@ export default handler<Params['tools/tts']>(async ({ params, call, setup }) => {
     if (!local) {
       const spoken = await speakRemote(setup, { text: params.text, voice: params.voice, speed: params.speed, signal: call.signal });
       await fs.promises.writeFile(out, spoken.audio);
-      return await mp3Answer(setup, call, out, { voice: spoken.voice, engine: 'openai-compatible', model: spoken.model });
+      return await mp3File(setup, call, out, { voice: spoken.voice, engine: 'openai-compatible', model: spoken.model });
     }
     const wav = await synthesize(env, local, params.text, dir, call.signal);
     const tempo = params.speed === 1 ? [] : ['-af', `atempo=${params.speed}`];
     await runFfmpeg(setup, call.signal, [wav], [...tempo, '-ac', '1', ...MP3_ARGS, out]);
-    return await mp3Answer(setup, call, out, { voice: local.id, engine: local.engine, language: local.language });
+    return await mp3File(setup, call, out, { voice: local.id, engine: local.engine, language: local.language });
   } finally {
     await dispose();
   }

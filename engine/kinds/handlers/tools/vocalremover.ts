@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { VOCAL_CUT, VOCAL_CUT_KEEP_BASS } from '../../../features/audio/filters.js';
-import { MP3_ARGS, mp3Answer, runFfmpeg } from '../../../features/audio/ffmpeg.js';
+import { MP3_ARGS, mp3File, runFfmpeg } from '../../../features/audio/ffmpeg.js';
 import { openAudioSource } from '../../../features/audio/source.js';
 import { invalidParameter } from '../../../core/errors.js';
 import { handler } from '../../../contract/handler.js';
@@ -20,7 +20,7 @@ export default handler<Params['tools/vocalremover']>(async ({ options, call, set
     const out = path.join(source.dir, 'out.mp3');
     const graph = options.keepBass ? VOCAL_CUT_KEEP_BASS : VOCAL_CUT;
     await runFfmpeg(setup, call.signal, [source.file], ['-map', '0:a:0', '-vn', '-filter_complex', `[0:a:0]${graph}`, ...MP3_ARGS, out]);
-    return await mp3Answer(setup, call, out, {
+    return await mp3File(setup, call, out, {
       method: options.keepBass ? 'centre-channel cancellation above 120 Hz, bass kept' : 'centre-channel cancellation',
     });
   } finally {
