@@ -11,9 +11,12 @@ import { BENCH_KEY, start } from './servers.js';
  * syscalls, a client competing for the two cores), so a change in the engine's own
  * path shows here clearly even when the machine is busy.
  *
- *   node --import tsx bench/engine/in-process.ts <target> <path>   (run.ts runs each target in a fresh process)
+ *   node --import tsx bench/engine/in-process.ts <target> <path>
  *
- * Prints one JSON line: {cpuUs} (CPU µs per request, median of the measured rounds).
+ * Alone, prints one JSON line: {cpuUs} (CPU µs per request, median of the measured rounds).
+ * Started by run.ts with an IPC channel, it prints {ready: true} and then answers each message
+ * {requests} with {cpuUs} for that many requests: run.ts keeps one such process per target and
+ * has them take turns, so the targets' rounds are interleaved like the HTTP ones.
  */
 
 const IN_FLIGHT = 50;
@@ -51,13 +54,13 @@ function inject(listener: http.RequestListener, socket: NullSocket, path: string
   });
 }
 
-/** CPU µs per request over one round of PER_ROUND requests. */
-async function round(listener: http.RequestListener, path: string): Promise<number> {
+/** CPU µs per request over one round of `requests` requests. */
+async function round(listener: http.RequestListener, path: string, requests = PER_ROUND): Promise<number> {
   const before = process.cpuUsage();
   let sent = 0;
   const lane = async () => {
     const socket = new NullSocket();
-    while (sent < PER_ROUND) {
+    while (sent < requests) {
       sent++;
       const status = await inject(listener, socket, path);
       if (status !== 200) throw new Error(`${path} answered ${status}`);
@@ -65,18 +68,24 @@ async function round(listener: http.RequestListener, path: string): Promise<numb
   };
   await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
   const used = process.cpuUsage(before);
-  return (used.user + used.system) / PER_ROUND;
+  return (used.user + used.system) / requests;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [kind, path = '/'] = process.argv.slice(2);
   const listener = start(kind).server.listeners('request')[0] as http.RequestListener;
-  const samples: number[] = [];
-  for (let i = 0; i < WARM_UP_ROUNDS + ROUNDS; i++) {
-    const cpu = await round(listener, path);
-    if (i >= WARM_UP_ROUNDS) samples.push(cpu);
+  if (process.send) {
+    process.on('message', (message: { requests: number }) => void round(listener, path, message.requests).then((cpuUs) => process.send!({ cpuUs })));
+    process.on('disconnect', () => process.exit(0));
+    console.log(JSON.stringify({ ready: true }));
+  } else {
+    const samples: number[] = [];
+    for (let i = 0; i < WARM_UP_ROUNDS + ROUNDS; i++) {
+      const cpu = await round(listener, path);
+      if (i >= WARM_UP_ROUNDS) samples.push(cpu);
+    }
+    samples.sort((a, b) => a - b);
+    console.log(JSON.stringify({ cpuUs: (samples[ROUNDS / 2 - 1] + samples[ROUNDS / 2]) / 2 }));
+    process.exit(0);
   }
-  samples.sort((a, b) => a - b);
-  console.log(JSON.stringify({ cpuUs: (samples[ROUNDS / 2 - 1] + samples[ROUNDS / 2]) / 2 }));
-  process.exit(0);
 }

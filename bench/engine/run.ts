@@ -11,7 +11,7 @@ import { baseTree, build as buildTree } from '../memory/base-tree.js';
 import { BENCH_KEY, FIRST_PATH, LAST_PATH, REGISTRY_SIZE, paddedEndpoints } from './servers.js';
 
 /**
- * npm run bench:engine [-- --seconds 10 --rounds 5 --connections 50 --boots 5 --only koa-json,koa-keyed,quote --http-only --base REF --out bench/engine/RESULTS.md]
+ * npm run bench:engine [-- --seconds 10 --slice 1 --rounds 5 --connections 50 --boots 5 --only koa-json,koa-keyed,quote --http-only | --js-only --base REF --out bench/engine/RESULTS.md]
  *
  * Requests/s, p99 latency and server CPU per request of the engine's /api/fun/quote
  * against reference servers started in the same run (bare node:http and Koa hello-worlds,
@@ -24,7 +24,8 @@ import { BENCH_KEY, FIRST_PATH, LAST_PATH, REGISTRY_SIZE, paddedEndpoints } from
  * and each ratio is taken within a round. Also the route lookup alone, in this process
  * (first, last, a miss); each target's JavaScript cost without sockets (in-process.ts, a
  * fresh process per target); boot time of the real registry, in fresh processes.
- * `--only` measures some targets (ids below), `--http-only` leaves out everything but the rounds,
+ * `--only` measures some targets (ids below), `--http-only` leaves out everything but the HTTP rounds,
+ * `--js-only` everything but the rounds without sockets (a minute, and steady on a busy machine),
  * `--base REF` adds /api/fun/quote as a commit served it (built in a worktree, ../memory/base-tree.ts)
  * to the same rounds: a change's before and after under the same load.
  */
@@ -38,6 +39,9 @@ const option = (name: string, fallback: number) => {
   return i >= 0 ? Number(args[i + 1]) : fallback;
 };
 const SECONDS = option('seconds', 10);
+// each round's seconds per target are split into slices taken in turns (A B C, C B A, …): a burst of
+// load elsewhere on the shared machine then falls on every target of the round alike, not on one
+const SLICE = option('slice', 1);
 // fewer than five rounds make the median and its spread say little on a shared machine
 const ROUNDS = Math.max(5, option('rounds', 5));
 const CONNECTIONS = option('connections', 50);
@@ -45,6 +49,7 @@ const BOOTS = option('boots', 5);
 const OUT = args.includes('--out') ? args[args.indexOf('--out') + 1] : undefined;
 const ONLY = args.includes('--only') ? new Set(args[args.indexOf('--only') + 1].split(',')) : undefined;
 const HTTP_ONLY = args.includes('--http-only');
+const JS_ONLY = args.includes('--js-only');
 const BASE = args.includes('--base') ? args[args.indexOf('--base') + 1] : undefined;
 /** The keyed reference's CPU per request times this is the most the engine's /api/fun/quote may use (issue 21). */
 const KEYED_CPU_LIMIT = 1.2;
@@ -81,6 +86,15 @@ interface Sample {
   p99: number;
   /** Server CPU time (user + system) per request, µs. */
   cpu: number;
+}
+
+/** What one slice of autocannon measured: summed over a round's slices into a Sample. */
+interface Slice {
+  requests: number;
+  seconds: number;
+  p99: number;
+  /** Server CPU time (user + system) over the slice, µs. */
+  cpuUs: number;
 }
 
 type Server = { child: ChildProcess; port: number; info: Record<string, unknown> };
@@ -125,7 +139,7 @@ const cpuUsage = (child: ChildProcess) =>
     child.send('cpu');
   });
 
-async function measure(server: Server, target: Target, seconds: number): Promise<Sample> {
+async function measure(server: Server, target: Target, seconds: number): Promise<Slice> {
   const before = await cpuUsage(server.child);
   const result = await autocannon({
     url: `http://127.0.0.1:${server.port}${target.path}`,
@@ -136,8 +150,15 @@ async function measure(server: Server, target: Target, seconds: number): Promise
   const after = await cpuUsage(server.child);
   const failed = result.non2xx + result.errors + result.timeouts;
   if (failed > 0) throw new Error(`${target.name}: ${failed} failed requests (non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts})`);
-  const cpu = (after.user - before.user + after.system - before.system) / result.requests.total;
-  return { rps: result.requests.average, p99: result.latency.p99, cpu };
+  return { requests: result.requests.total, seconds: result.duration, p99: result.latency.p99, cpuUs: after.user - before.user + after.system - before.system };
+}
+
+/** A round's slices of one target as one sample: CPU and requests summed, so a slice counts by the requests it served. */
+function sampleOf(slices: Slice[]): Sample {
+  const requests = slices.reduce((n, s) => n + s.requests, 0);
+  const seconds = slices.reduce((n, s) => n + s.seconds, 0);
+  const cpuUs = slices.reduce((n, s) => n + s.cpuUs, 0);
+  return { rps: requests / seconds, p99: median(slices.map((s) => s.p99)), cpu: cpuUs / requests };
 }
 
 const median = (xs: number[]) => {
@@ -145,17 +166,47 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-/** CPU µs per request of each target without sockets (in-process.ts), in a fresh process each. */
-async function inProcess(): Promise<Map<string, number>> {
-  const out = new Map<string, number>();
-  for (const target of TARGETS.filter((t) => t.path !== FIRST_PATH && t.path !== LAST_PATH && !t.base)) {
-    const child = spawn(process.execPath, [path.join(BUILT, 'in-process.js'), target.server, target.path], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    out.set(target.name, (JSON.parse(await firstLine(child)) as { cpuUs: number }).cpuUs);
+/** Requests per turn of a target without sockets, turns per round, and the turns of warm-up first. */
+const IN_PROCESS_TURN = 5000;
+const IN_PROCESS_TURNS = 8;
+const IN_PROCESS_WARM_UP = 4;
+
+/**
+ * CPU µs per request of each target without sockets (in-process.ts), by target id, one figure
+ * per round: a process per target, the targets taking turns of IN_PROCESS_TURN requests as in
+ * the HTTP rounds, each round's figure summed over its turns.
+ */
+async function inProcess(base: string | undefined): Promise<Map<string, number[]>> {
+  const targets = TARGETS.filter((t) => t.path !== FIRST_PATH && t.path !== LAST_PATH);
+  const children = new Map<string, ChildProcess>();
+  try {
+    for (const target of targets) {
+      const root = target.base ? base! : ROOT;
+      const child = spawn(process.execPath, [path.join(root, path.relative(ROOT, BUILT), 'in-process.js'), target.server, target.path], {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+      });
+      children.set(target.id, child);
+      await firstLine(child);
+    }
+    const turn = (id: string) =>
+      new Promise<number>((resolve) => {
+        const child = children.get(id)!;
+        child.once('message', (m) => resolve((m as { cpuUs: number }).cpuUs));
+        child.send({ requests: IN_PROCESS_TURN });
+      });
+    for (let i = 0; i < IN_PROCESS_WARM_UP; i++) for (const t of targets) await turn(t.id);
+    const out = new Map<string, number[]>(targets.map((t) => [t.id, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      const sums = new Map<string, number>(targets.map((t) => [t.id, 0]));
+      for (let pass = 0; pass < IN_PROCESS_TURNS; pass++)
+        for (const t of pass % 2 ? [...targets].reverse() : targets) sums.set(t.id, sums.get(t.id)! + (await turn(t.id)));
+      for (const t of targets) out.get(t.id)!.push(sums.get(t.id)! / IN_PROCESS_TURNS);
+    }
+    return out;
+  } finally {
+    for (const child of children.values()) child.kill();
   }
-  return out;
 }
 
 /**
@@ -218,13 +269,23 @@ const pct = (a: number, b: number) => `${((a / b) * 100).toFixed(1)}%`;
 /** The median of the values, then their spread: `12.3 (10.1–15.0)`. */
 const spread = (values: number[], format: (x: number) => string) => `${format(median(values))} (${format(Math.min(...values))}–${format(Math.max(...values))})`;
 
-/** Interleaved rounds over every target: samples by target id, in round order. */
+/**
+ * Interleaved rounds over every target: samples by target id, in round order. A round gives
+ * each target SECONDS in slices of SLICE seconds, the targets taking turns slice by slice,
+ * every other pass in reverse order (so a drift in the machine's load over a pass weighs on
+ * first and last alike).
+ */
 async function rounds(servers: Map<string, Server>): Promise<Map<string, Sample[]>> {
   const samples = new Map<string, Sample[]>(TARGETS.map((t) => [t.id, []]));
-  for (const target of TARGETS) await measure(servers.get(processOf(target))!, target, 2); // warm-up (JIT, caches)
+  for (const target of TARGETS) await measure(servers.get(processOf(target))!, target, 3); // warm-up (JIT, caches)
+  const passes = Math.max(1, Math.round(SECONDS / SLICE));
   for (let round = 1; round <= ROUNDS; round++) {
+    const slices = new Map<string, Slice[]>(TARGETS.map((t) => [t.id, []]));
+    for (let pass = 0; pass < passes; pass++)
+      for (const target of pass % 2 ? [...TARGETS].reverse() : TARGETS)
+        slices.get(target.id)!.push(await measure(servers.get(processOf(target))!, target, SECONDS / passes));
     for (const target of TARGETS) {
-      const sample = await measure(servers.get(processOf(target))!, target, SECONDS);
+      const sample = sampleOf(slices.get(target.id)!);
       samples.get(target.id)!.push(sample);
       console.error(`round ${round}/${ROUNDS} ${target.name}: ${Math.round(sample.rps)} req/s, p99 ${sample.p99} ms, ${sample.cpu.toFixed(1)} µs CPU/request`);
     }
@@ -286,18 +347,60 @@ function httpReport(samples: Map<string, Sample[]>, engineInfo: Record<string, u
     ...ratioRow(`engine /api/fun/quote vs the same at ${BASE} (what the change does)`, 'quote', 'quote-base'),
     ...ratioRow(`engine /api/fun/quote at ${BASE} vs Koa JSON + key check, rate limit, usage count`, 'quote-base', 'koa-keyed'),
   ];
+  if (of('koa-keyed')) lines.push(...verdicts((id) => of(id)?.map((s) => s.cpu), 'over HTTP'));
+  return lines;
+}
+
+/** The engine's (and the base commit's) CPU per request over the keyed reference's, round by round, with the 1.2× verdict. */
+function verdicts(cpuOf: (id: string) => number[] | undefined, how: string): string[] {
+  const lines: string[] = [];
+  const keyed = cpuOf('koa-keyed');
   for (const [id, which] of [
     ['quote', 'Engine'],
     ['quote-base', `Engine at ${BASE}`],
   ]) {
-    if (!of(id) || !of('koa-keyed')) continue;
-    const times = perRound(id, 'koa-keyed', (s) => s.cpu);
+    const engine = cpuOf(id);
+    if (!engine || !keyed) continue;
+    const times = engine.map((us, i) => us / keyed[i]);
     const met = median(times) <= KEYED_CPU_LIMIT;
     lines.push(
       ``,
-      `**${which} vs the keyed reference by CPU per request: ${spread(times, (x) => `${x.toFixed(2)}×`)}** over ${ROUNDS} rounds (target ≤ ${KEYED_CPU_LIMIT}×: ${met ? 'met' : 'NOT met'}).`,
+      `**${which} vs the keyed reference by CPU per request ${how}: ${spread(times, (x) => `${x.toFixed(2)}×`)}** over ${ROUNDS} rounds (target ≤ ${KEYED_CPU_LIMIT}×: ${met ? 'met' : 'NOT met'}).`,
     );
   }
+  return lines;
+}
+
+/** The rounds without sockets: each target's CPU per request, the HTTP median beside it, and the verdicts. */
+function inProcessReport(js: Map<string, number[]>, http: Map<string, Sample[]> | undefined): string[] {
+  const withSockets = (id: string) => {
+    const s = http?.get(id);
+    return s ? median(s.map((x) => x.cpu)).toFixed(1) : '—';
+  };
+  const lines = [
+    `Without sockets (bench/engine/in-process.ts: requests handed straight to the server's request listener, 50 in flight, responses discarded), ` +
+      `a process per target, ${ROUNDS} rounds, in each the targets taking ${IN_PROCESS_TURNS} turns of ${IN_PROCESS_TURN.toLocaleString('en')} requests (after ${IN_PROCESS_WARM_UP} turns of warm-up); ` +
+      `CPU µs per request, the median of the rounds and their spread. This is the servers' own JavaScript: it leaves out TCP on loopback, the HTTP parser, syscalls and a client ` +
+      `competing for the cores, which over HTTP make each µs of it cost several (RESULTS.md notes), so it holds still when the machine is busy:`,
+    ``,
+    `| target | CPU µs/request without sockets | by round | with sockets (median, table above) |`,
+    `|---|---:|---|---:|`,
+    ...[...js].map(
+      ([id, us]) =>
+        `| ${ALL_TARGETS.find((t) => t.id === id)!.name} | ${spread(us, (x) => x.toFixed(1))} | ${us.map((x) => x.toFixed(1)).join(', ')} | ${withSockets(id)} |`,
+    ),
+    ...verdicts((id) => js.get(id), 'without sockets'),
+  ];
+  const quote = js.get('quote');
+  const quoteBase = js.get('quote-base');
+  if (quote && quoteBase)
+    lines.push(
+      ``,
+      `Engine at ${BASE} vs now without sockets, CPU per request: ${spread(
+        quoteBase.map((us, i) => us / quote[i]),
+        (x) => `${x.toFixed(2)}×`,
+      )}.`,
+    );
   return lines;
 }
 
@@ -307,27 +410,31 @@ async function main() {
   const base = BASE ? baseTree(ROOT, BASE) : undefined;
   if (base) await buildServers(base.dir);
   // the extras read the endpoints dir and start processes: before the HTTP rounds, which then run undisturbed
-  const lookup = HTTP_ONLY ? undefined : routeLookup();
-  const boot = HTTP_ONLY ? undefined : await boots();
-  const openapi = HTTP_ONLY ? undefined : await openApiCost();
-  const js = HTTP_ONLY ? undefined : await inProcess();
+  const extras = !HTTP_ONLY && !JS_ONLY;
+  const lookup = extras ? routeLookup() : undefined;
+  const boot = extras ? await boots() : undefined;
+  const openapi = extras ? await openApiCost() : undefined;
+  const js = HTTP_ONLY ? undefined : await inProcess(base?.dir);
   const servers = new Map<string, Server>();
   try {
-    for (const target of TARGETS)
+    for (const target of JS_ONLY ? [] : TARGETS)
       if (!servers.has(processOf(target))) servers.set(processOf(target), await startServer(target.server, target.base ? base!.dir : ROOT));
     const engineInfo = servers.get('engine')?.info;
-    const samples = await rounds(servers);
+    const samples = JS_ONLY ? undefined : await rounds(servers);
     const loadAfter = os.loadavg();
-    const cpu = (name: string) => median(samples.get(TARGETS.find((t) => t.name === name)!.id)!.map((s) => s.cpu));
     const lines = [
       `# Engine benchmark`,
       ``,
-      `Generated by \`npm run bench:engine\` on ${new Date().toISOString()}.`,
+      `Generated by \`npm run bench:engine${args.length ? ` -- ${args.join(' ')}` : ''}\` on ${new Date().toISOString()}.`,
       ``,
       `- Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}`,
       `- Load average (1/5/15 min) at start ${load.map((l) => l.toFixed(2)).join(' / ')}, at end ${loadAfter.map((l) => l.toFixed(2)).join(' / ')}`,
-      `- autocannon: ${CONNECTIONS} connections, ${SECONDS} s per target per round, ${ROUNDS} interleaved rounds, after a 2 s warm-up; each server in its own process, built JavaScript (as \`npm start\` runs)`,
-      `- Figures: the median of the rounds, then their spread (min–max). Server CPU is user + system time of the server's process over the round, per request answered.`,
+      ...(samples
+        ? [
+            `- autocannon: ${CONNECTIONS} connections, ${SECONDS} s per target per round in slices of ${SECONDS / Math.max(1, Math.round(SECONDS / SLICE))} s taken in turns (every other pass in reverse order), ${ROUNDS} rounds, after a 3 s warm-up; each server in its own process, built JavaScript (as \`npm start\` runs)`,
+            `- Figures: the median of the rounds, then their spread (min–max). Server CPU is user + system time of the server's process over the round's slices, per request answered.`,
+          ]
+        : []),
       ...(base ? [`- \`--base ${BASE}\`: commit ${base.commit}, built in ${base.dir} with this tree's node_modules and bench servers`] : []),
       ...(engineInfo
         ? [
@@ -335,20 +442,13 @@ async function main() {
           ]
         : []),
       ``,
-      ...httpReport(samples, engineInfo),
-      ``,
+      ...(samples ? [...httpReport(samples, engineInfo), ``] : []),
+      ...(js ? [...inProcessReport(js, samples), ``] : []),
     ];
-    if (lookup && boot && openapi && js) {
+    if (lookup && boot && openapi) {
       lines.push(
         `Route lookup alone (EndpointRouter.match, in process, CPU ns per call, median of 6 × 200,000): first ${lookup.first.toFixed(0)} ns, last ${lookup.last.toFixed(0)} ns ` +
           `(last vs first ${pct(lookup.first, lookup.last)}), a path with no endpoint ${lookup.miss.toFixed(0)} ns.`,
-        ``,
-        `Without sockets (bench/engine/in-process.ts: requests handed straight to the server's request listener, 50 in flight, responses discarded; CPU µs per request, median of 10 rounds of 5,000). ` +
-          `The difference to the HTTP rows is what TCP on loopback, the HTTP parser and syscalls add, plus what the server's own code costs more when it runs between them with cold caches (it grows with the code a request runs):`,
-        ``,
-        `| target | CPU µs/request without sockets | with sockets (median, table above) |`,
-        `|---|---:|---:|`,
-        ...[...js].map(([name, us]) => `| ${name} | ${us.toFixed(1)} | ${cpu(name).toFixed(1)} |`),
         ``,
         `Boot with the real registry: \`npm start\` (scripts/start.mjs, the built JavaScript), a fresh process and DATA_DIR each, ${BOOTS} runs; ms from the process's start to listening (target < 1,000):`,
         ``,
