@@ -14,6 +14,8 @@ import type { FileStore, StoredFile } from '../../engine/platform/storage/files.
 import { loadConfig } from '../../engine/platform/config.js';
 import { ENDPOINTS_DIR } from '../../engine/app/app.js';
 import { mp3File } from '../../engine/features/audio/ffmpeg.js';
+import { servicePng } from '../../engine/features/effects/service-png.js';
+import sharp from 'sharp';
 
 /** A file store that keeps what it was given and answers as the real one does (name = hash.ext). */
 function memoryStore() {
@@ -110,6 +112,20 @@ t.test('an audio tool MP3: {url, download_url, mime, size, duration, ...facts}, 
   t.match(await answerOf(streamed, noProbe, { stream: true }), { type: 'binary', contentType: 'audio/mpeg', filename: 'vocalremover.mp3' });
 });
 
+t.test('an image service PNG: {image_url, url, format, width, height, size, engine}', async (t) => {
+  const { files } = memoryStore();
+  const png = await sharp({ create: { width: 3, height: 2, channels: 4, background: '#00000000' } })
+    .png()
+    .toBuffer();
+  const setup = setupFor('streamable', files, '/api/tools/removebg');
+  const { result } = (await answerOf(await servicePng('rembg', png), setup)) as { result: Record<string, unknown> };
+  t.same(Object.keys(result), ['image_url', 'url', 'format', 'width', 'height', 'size', 'engine']);
+  const url = 'http://files.test/files/h1.png';
+  t.same(result, { image_url: url, url, format: 'png', width: 3, height: 2, size: png.length, engine: 'rembg' });
+  t.match(await answerOf(await servicePng('rembg', png), setup, { stream: true }), { type: 'binary', contentType: 'image/png', filename: 'removebg.png' });
+  await t.rejects(servicePng('rembg', Buffer.from('<html>')), { code: 'upstream_error' }, 'a service answering anything but a PNG is its fault');
+});
+
 const ENGINE = path.join(import.meta.dirname, '..', '..', 'engine');
 
 function engineSources(dir = ENGINE): string[] {
@@ -128,17 +144,7 @@ const modulesWith = (pattern: RegExp) =>
     .sort();
 
 /** Modules that still host their files themselves, moving to the decision commit by commit. */
-const MOVING = [
-  'features/effects/deliver.ts',
-  'features/effects/service-png.ts',
-  'kinds/handlers/ai/model-image.ts',
-  'kinds/handlers/tools/createqr.ts',
-  'kinds/handlers/tools/photoeditor.ts',
-  'kinds/handlers/tools/screenshot.ts',
-  'kinds/handlers/tools/topdf.ts',
-  'kinds/handlers/tools/web2zip.ts',
-  'pipeline/jobs/job-output.ts',
-];
+const MOVING = ['features/effects/deliver.ts', 'pipeline/jobs/job-output.ts'];
 
 t.test('a call file is stored in one place', async (t) => {
   // docs/contributing/architecture.md (decisions) says why the others are not a call's answer

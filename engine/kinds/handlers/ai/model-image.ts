@@ -2,7 +2,7 @@ import { requireRoute } from '../../../features/ai/catalog.js';
 import { generateImage } from '../../../features/ai/openai-api.js';
 import { upstreamError } from '../../../core/errors.js';
 import { handler } from '../../../contract/handler.js';
-import { FileOutput } from '../../../contract/file-output.js';
+import { FileOutput, hosted, wantsBytes } from '../../../contract/file-output.js';
 import type { Params } from '../params.generated.js';
 
 const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
@@ -26,19 +26,18 @@ export default handler<Params['ai/model-image']>(async ({ params, options, call,
     signal: call.signal,
   };
   const image = await generateImage({ upstreams: setup.upstreams }, request);
-  if (setup.endpoint.response === 'binary' && !('hosted' in params && params.hosted)) {
-    if (image.png) return new FileOutput(image.png, 'png', 'image/png');
-    const fetched = await setup.http
-      .fetchUserUrl(image.url!, { timeoutMs: 30_000, signal: call.signal, maxBytes: MAX_IMAGE_BYTES, accept: 'image/*' })
-      .catch((err: Error) => {
-        throw upstreamError(route.upstream, `the generated image could not be fetched: ${err.message}`);
-      });
-    const type = String(fetched.contentType ?? 'image/png')
-      .split(';')[0]!
-      .trim();
-    const ext = type === 'image/jpeg' ? 'jpg' : type === 'image/webp' ? 'webp' : 'png';
-    return new FileOutput(fetched.body, ext, type.startsWith('image/') ? type : 'image/png');
-  }
-  const url = image.url ?? (await setup.files.put(image.png!, { ext: 'png' })).url;
-  return options.list ? [url] : url;
+  // the provider's bytes: the engine answers them, or hosts them and answers the link
+  if (image.png) return new FileOutput(image.png, 'png', 'image/png', { answer: options.list ? [hosted.url] : hosted.url });
+  // the provider's link is the answer, unless the call wants the picture itself
+  if (!wantsBytes(setup.endpoint, call.params)) return options.list ? [image.url!] : image.url!;
+  const fetched = await setup.http
+    .fetchUserUrl(image.url!, { timeoutMs: 30_000, signal: call.signal, maxBytes: MAX_IMAGE_BYTES, accept: 'image/*' })
+    .catch((err: Error) => {
+      throw upstreamError(route.upstream, `the generated image could not be fetched: ${err.message}`);
+    });
+  const type = String(fetched.contentType ?? 'image/png')
+    .split(';')[0]!
+    .trim();
+  const ext = type === 'image/jpeg' ? 'jpg' : type === 'image/webp' ? 'webp' : 'png';
+  return new FileOutput(fetched.body, ext, type.startsWith('image/') ? type : 'image/png');
 });

@@ -2,7 +2,7 @@ import QRCode from 'qrcode';
 import { invalidParameter } from '../../../core/errors.js';
 import { runPure } from '../cpu-pool.js';
 import { handler, pureHandler } from '../../../contract/handler.js';
-import { FileOutput } from '../../../contract/file-output.js';
+import { FileOutput, hosted } from '../../../contract/file-output.js';
 import type { Params } from '../params.generated.js';
 
 /**
@@ -11,10 +11,10 @@ import type { Params } from '../params.generated.js';
  * Drawing is CPU work bounded by the params' limits and runs in the code pool (`#render`).
  */
 export default handler<Params['tools/createqr']>(async ({ params, call, setup }) => {
-  const { hosted, ...draw } = params;
+  const { hosted: _hosted, ...draw } = params;
   const image = (await runPure({ handler: 'tools/createqr#render', params: draw, options: {} }, { signal: call.signal, services: setup })) as FileOutput;
-  if (!hosted) return image;
-  return (await setup.files.put(image.data, { ext: image.ext })).url;
+  // the bytes, or with hosted=true the stored image's link alone
+  return image.withAnswer(hosted.url);
 });
 
 /**

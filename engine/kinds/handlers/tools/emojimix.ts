@@ -2,7 +2,7 @@ import type { AdapterSetup, Call } from '../../../contract/call.js';
 import { notFound, upstreamError } from '../../../core/errors.js';
 import { upstreamStatusOf } from '../../../platform/http/client.js';
 import { handler } from '../../../contract/handler.js';
-import { FileOutput } from '../../../contract/file-output.js';
+import { FileOutput, wantsBytes } from '../../../contract/file-output.js';
 import type { Params } from '../params.generated.js';
 
 /**
@@ -54,7 +54,7 @@ export default handler<Params['tools/emojimix']>(async ({ params, call, setup })
   // the configured image host (a mirror, or the test's fixture server) serves the same paths
   const image = { path: combination.gStaticUrl.slice(GSTATIC.length), signal: call.signal, maxBytes: 5 * 1024 * 1024 };
   const { url } = setup.upstreams.request('emoji-kitchen-images', image);
-  if (!params.hosted) {
+  if (wantsBytes(setup.endpoint, call.params)) {
     const { body } = await setup.upstreams.buffer('emoji-kitchen-images', image);
     return new FileOutput(body, 'png', 'image/png');
   }

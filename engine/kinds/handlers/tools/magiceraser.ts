@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import type { AdapterSetup, Call } from '../../../contract/call.js';
 import { MAX_SIDE } from '../../../features/effects/image-ops.js';
 import { fetchPhoto, PHOTO_MAX_PIXELS } from '../../../features/effects/photo-input.js';
-import { deliverServicePng } from '../../../features/effects/service-png.js';
+import { servicePng } from '../../../features/effects/service-png.js';
 import { invalidParameter } from '../../../core/errors.js';
 import { handler } from '../../../contract/handler.js';
 import type { Params } from '../params.generated.js';
@@ -64,10 +64,10 @@ async function inpaint(setup: AdapterSetup, call: Call, image: Buffer, mask: Buf
   return answer.body;
 }
 
-export default handler<Params['tools/magiceraser']>(async ({ params, call, setup }) => {
+export default handler<Params['tools/magiceraser']>(async ({ call, setup }) => {
   const [photoBytes, maskBytes] = await Promise.all([fetchPhoto(setup, call, 'url'), fetchPhoto(setup, call, 'mask')]);
   const photo = await uprightPhoto(photoBytes);
   const mask = await maskFor(maskBytes, photo.width, photo.height);
   const erased = await inpaint(setup, call, photo.png, mask);
-  return deliverServicePng(setup, 'iopaint', erased, params.stream);
+  return servicePng('iopaint', erased);
 });

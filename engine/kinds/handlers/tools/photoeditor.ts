@@ -4,7 +4,7 @@ import { editImage } from '../../../features/ai/openai-api.js';
 import { fetchPhoto, PHOTO_MAX_PIXELS } from '../../../features/effects/photo-input.js';
 import { invalidParameter } from '../../../core/errors.js';
 import { handler } from '../../../contract/handler.js';
-import { FileOutput } from '../../../contract/file-output.js';
+import { FileOutput, hosted, wantsBytes } from '../../../contract/file-output.js';
 import type { Params } from '../params.generated.js';
 
 /** The longest side sent to the image model: what OpenAI's edit models work at. */
@@ -38,13 +38,13 @@ export default handler<Params['tools/photoeditor']>(async ({ params, options, ca
     { upstreams: setup.upstreams },
     { route, prompt: params.prompt ?? String(options.prompt), image: png, timeoutMs: setup.endpoint.limits.timeoutMs, signal: call.signal },
   );
-  if (setup.endpoint.response === 'binary' && !('hosted' in params && params.hosted)) {
-    if (edited.png) return new FileOutput(edited.png, 'png', 'image/png');
-    const fetched = await setup.http.fetchUserUrl(edited.url!, { timeoutMs: 30_000, signal: call.signal, maxBytes: MAX_IMAGE_BYTES, accept: 'image/*' });
-    const type = String(fetched.contentType ?? 'image/png')
-      .split(';')[0]!
-      .trim();
-    return new FileOutput(fetched.body, type === 'image/jpeg' ? 'jpg' : type === 'image/webp' ? 'webp' : 'png', type.startsWith('image/') ? type : 'image/png');
-  }
-  return edited.url ?? (await setup.files.put(edited.png!, { ext: 'png' })).url;
+  // the provider's bytes: the engine answers them, or hosts them and answers the link
+  if (edited.png) return new FileOutput(edited.png, 'png', 'image/png', { answer: hosted.url });
+  // the provider's link is the answer, unless the call wants the picture itself
+  if (!wantsBytes(setup.endpoint, call.params)) return edited.url!;
+  const fetched = await setup.http.fetchUserUrl(edited.url!, { timeoutMs: 30_000, signal: call.signal, maxBytes: MAX_IMAGE_BYTES, accept: 'image/*' });
+  const type = String(fetched.contentType ?? 'image/png')
+    .split(';')[0]!
+    .trim();
+  return new FileOutput(fetched.body, type === 'image/jpeg' ? 'jpg' : type === 'image/webp' ? 'webp' : 'png', type.startsWith('image/') ? type : 'image/png');
 });

@@ -1,6 +1,6 @@
 import type { AdapterSetup, Call } from '../../../contract/call.js';
 import { fetchPhoto } from '../../../features/effects/photo-input.js';
-import { deliverServicePng } from '../../../features/effects/service-png.js';
+import { servicePng } from '../../../features/effects/service-png.js';
 import { handler } from '../../../contract/handler.js';
 import type { Params } from '../params.generated.js';
 
@@ -42,9 +42,9 @@ async function rembg(setup: AdapterSetup, call: Call, photo: Buffer): Promise<Bu
   return answer.body;
 }
 
-export default handler<Params['tools/removebg']>(async ({ params, call, setup }) => {
+export default handler<Params['tools/removebg']>(async ({ call, setup }) => {
   const engine = ENGINES.find((name) => !setup.upstreams.unavailable(name))!;
   const photo = await fetchPhoto(setup, call, 'url');
   const cutout = await (engine === 'remove-bg' ? removeBg : rembg)(setup, call, photo);
-  return deliverServicePng(setup, engine, cutout, params.stream);
+  return servicePng(engine, cutout);
 });

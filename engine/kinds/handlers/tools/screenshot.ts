@@ -38,7 +38,6 @@ export default handler<Params['tools/screenshot']>(async ({ params, options, cal
       call.signal?.removeEventListener('abort', abort);
     }
   });
-  if (!params.hosted) return image;
-  const stored = await setup.files.put(image.data, { ext: image.ext });
-  return { url: stored.url, size: stored.size, mime: image.contentType, sha256: stored.sha256 };
+  // the engine answers the bytes, or with hosted=true its default {url, size, mime, sha256}
+  return image;
 });

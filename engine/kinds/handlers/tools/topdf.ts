@@ -1,7 +1,7 @@
 import { invalidParameter, missingParameter } from '../../../core/errors.js';
 import { printPdf, type PdfRequest } from '../../../features/pdf/page-pdf.js';
 import { handler } from '../../../contract/handler.js';
-import { FileOutput } from '../../../contract/file-output.js';
+import { FileOutput, hosted } from '../../../contract/file-output.js';
 import type { Params } from '../params.generated.js';
 
 /** A link alone (a page or a picture) is printed as that page; anything else is text. */
@@ -20,7 +20,7 @@ const textDocument = (text: string) =>
  * clients of the genre read; `hosted=true` stores it and answers the link.
  */
 export default handler<Params['tools/topdf']>(async ({ params, call, setup }) => {
-  const { text, hosted, ...rest } = params;
+  const { text, hosted: _hosted, ...rest } = params;
   const request: PdfRequest = { ...rest };
   if (text !== undefined && (request.url || request.html)) throw invalidParameter('text', 'give one of url, html or text');
   if (text !== undefined) {
@@ -29,7 +29,6 @@ export default handler<Params['tools/topdf']>(async ({ params, call, setup }) =>
   }
   if (!request.url && !request.html) throw missingParameter('url');
   const pdf = await printPdf(setup, call, request);
-  if (!hosted) return new FileOutput(pdf, 'pdf', 'application/pdf');
-  const stored = await setup.files.put(pdf, { ext: 'pdf' });
-  return { url: stored.url, download_url: stored.url, size: stored.size, mime: 'application/pdf' };
+  // the engine answers the bytes, or with hosted=true stores them and answers this
+  return new FileOutput(pdf, 'pdf', 'application/pdf', { answer: { url: hosted.url, download_url: hosted.url, size: hosted.size, mime: 'application/pdf' } });
 });

@@ -1,6 +1,6 @@
 import { archiveSite } from '../../../features/webzip/site-archive.js';
 import { handler } from '../../../contract/handler.js';
-import { FileOutput } from '../../../contract/file-output.js';
+import { FileOutput, hosted } from '../../../contract/file-output.js';
 import type { Params } from '../params.generated.js';
 
 /**
@@ -10,7 +10,6 @@ import type { Params } from '../params.generated.js';
  */
 export default handler<Params['tools/web2zip']>(async ({ params, call, setup }) => {
   const site = await archiveSite(setup, call, params.url);
-  if (params.stream) return new FileOutput(site.zip, 'zip', 'application/zip');
-  const stored = await setup.files.put(site.zip, { ext: 'zip' });
-  return { siteUrl: site.siteUrl, copiedFilesAmount: site.files, download_url: stored.url, size: stored.size, skipped: site.skipped };
+  const answer = { siteUrl: site.siteUrl, copiedFilesAmount: site.files, download_url: hosted.url, size: hosted.size, skipped: site.skipped };
+  return new FileOutput(site.zip, 'zip', 'application/zip', { answer });
 });
