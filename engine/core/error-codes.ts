@@ -10,7 +10,11 @@ export interface ErrorCodeRow {
   readonly status: number;
   /** One sentence for the docs: when a client gets this code. */
   readonly meaning: string;
-  /** False for a code recorded for the logs and usage only: the client has gone before it could be sent. */
+  /**
+   * False for a code a client never receives: one recorded for the logs and usage only (the
+   * client has gone before it could be sent), or one that crosses a worker thread and is
+   * turned into another code before the answer.
+   */
   readonly answered?: false;
 }
 
@@ -45,6 +49,11 @@ export const ERROR_CODES = {
   daily_quota_exceeded: { status: 429, meaning: "The key's daily quota is used up until 00:00 UTC (Retry-After says when)" },
   headers_too_large: { status: 431, meaning: 'The request line and headers are over 16 KB together: send long input in a POST body' },
   client_closed: { status: 499, meaning: 'The client closed the connection before the answer (logged and counted, never sent)', answered: false },
+  photo_unreadable: {
+    status: 400,
+    meaning: "A worker could not decode the client's photo; the caller answers invalid_parameter naming the photo's parameter (never sent as is)",
+    answered: false,
+  },
   internal_error: { status: 500, meaning: 'A bug; the X-Request-Id identifies it in the server log' },
   upstream_error: { status: 502, meaning: 'An upstream answered with an error or unusable data' },
   login_required: { status: 502, meaning: 'The upstream site asks this server to log in or pass a bot check (the host can configure cookies or a session)' },

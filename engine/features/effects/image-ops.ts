@@ -1,10 +1,10 @@
 import { createCanvas } from '@napi-rs/canvas';
 import sharp, { type FitEnum, type Metadata, type Sharp } from 'sharp';
-import { decodePhoto, renderTemplate, PHOTO_UNREADABLE, type RenderResult } from './render.js';
+import { decodePhoto, renderTemplate, type RenderResult } from './render.js';
 import { drawTextLayer } from './text-layer.js';
 import { registerFonts } from './fonts.js';
 import { CONTENT_TYPES, type ImageFormat } from './encode.js';
-import { PHOTO_MAX_PIXELS } from './photo-input.js';
+import { PHOTO_MAX_PIXELS, photoUnreadable } from './photo-input.js';
 import { rng } from './random.js';
 import type { Template } from './template.generated.js';
 
@@ -76,7 +76,7 @@ export async function runImageOp(job: ImageJob): Promise<RenderResult> {
   } catch (err) {
     const message = (err as Error).message ?? '';
     // sharp's decode failures are the client's photo, not a server fault.
-    if (/unsupported image format|pixel limit|corrupt|Input buffer/i.test(message)) throw new Error(`${PHOTO_UNREADABLE}: ${message}`);
+    if (/unsupported image format|pixel limit|corrupt|Input buffer/i.test(message)) throw photoUnreadable(message);
     throw err;
   }
 }

@@ -1,10 +1,25 @@
-import { invalidParameter, payloadTooLarge } from '../../core/errors.js';
+import { ApiError, invalidParameter, payloadTooLarge } from '../../core/errors.js';
 import type { AdapterSetup, Call } from '../../contract/call.js';
 
 /** Largest photo accepted for effects and image manipulations, in bytes. */
 export const PHOTO_MAX_BYTES = 15 * 1024 * 1024;
 /** Largest decoded photo, in pixels (sharp limitInputPixels): the decompression-bomb guard. */
 export const PHOTO_MAX_PIXELS = 40_000_000;
+
+/**
+ * A client photo the decoder (sharp) refused: not an image, corrupt, or over PHOTO_MAX_PIXELS.
+ * Thrown where the photo is decoded, often in a worker of the render or neural pool, which
+ * knows no request: its code crosses the thread (BoundedPool carries ApiErrors) and the caller,
+ * which knows the parameter the photo came from, answers it with photoParamError.
+ */
+export const photoUnreadable = (why: string) => new ApiError('photo_unreadable', `photo unreadable: ${why}`);
+
+/** The client's 400 for a photo that cannot be decoded, naming its parameter. */
+export const unreadablePhoto = (param: string) => invalidParameter(param, `not a supported image, or over ${PHOTO_MAX_PIXELS / 1e6} megapixels`);
+
+/** `err` as the answer to a request whose photo came from `param`: photoUnreadable becomes that param's 400, anything else stays. */
+export const photoParamError = (err: unknown, param = 'url'): unknown =>
+  err instanceof ApiError && err.code === 'photo_unreadable' ? unreadablePhoto(param) : err;
 
 const DATA_URL = /^data:(image\/(?:png|jpeg|webp|gif|avif));base64,([A-Za-z0-9+/=\s]+)$/;
 

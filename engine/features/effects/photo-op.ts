@@ -1,9 +1,8 @@
 import crypto from 'node:crypto';
 import type { AdapterSetup, Call, Output } from '../../contract/call.js';
-import { invalidParameter } from '../../core/errors.js';
 import { deliver } from './deliver.js';
 import type { ImageOp } from './image-ops.js';
-import { fetchPhoto, PHOTO_MAX_PIXELS } from './photo-input.js';
+import { fetchPhoto, photoParamError } from './photo-input.js';
 import type { RenderResult } from './render.js';
 import type { ImageFormat } from './encode.js';
 import type { UpscaleModel } from './upscale.js';
@@ -21,7 +20,7 @@ async function manipulate(
   work: (input: Buffer, params: Record<string, unknown>) => Promise<RenderResult>,
 ): Promise<Output> {
   // Skia, sharp and the worker pool load with the first image endpoint called, not at boot
-  const [{ PHOTO_UNREADABLE }, { renderCache }] = await Promise.all([import('./render.js'), import('./shared.js')]);
+  const { renderCache } = await import('./shared.js');
   const input = await fetchPhoto(setup, call, 'url');
   const { url: _url, stream: _stream, ...params } = call.params;
   const key = crypto
@@ -31,8 +30,8 @@ async function manipulate(
     .digest('hex');
   const result = await renderCache(setup)
     .get(key, () => work(input, params))
-    .catch((err: Error) => {
-      throw err.message?.startsWith(PHOTO_UNREADABLE) ? invalidParameter('url', `not a supported image, or over ${PHOTO_MAX_PIXELS / 1e6} megapixels`) : err;
+    .catch((err: unknown) => {
+      throw photoParamError(err);
     });
   return deliver(setup, call, result, name);
 }

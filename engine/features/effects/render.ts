@@ -5,7 +5,7 @@ import { applyFilters } from './filters.js';
 import { encode, CONTENT_TYPES, type ImageFormat } from './encode.js';
 import { registerFonts } from './fonts.js';
 import { drawTextLayer, layerText } from './text-layer.js';
-import { PHOTO_MAX_PIXELS } from './photo-input.js';
+import { PHOTO_MAX_PIXELS, photoUnreadable } from './photo-input.js';
 import type { Template } from './template.generated.js';
 
 export interface RenderParams {
@@ -16,9 +16,6 @@ export interface RenderParams {
   size?: number;
   format?: ImageFormat;
 }
-
-/** Prefix of the error a render throws when the client's photo cannot be decoded. */
-export const PHOTO_UNREADABLE = 'photo unreadable';
 
 export interface RenderResult {
   data: Buffer;
@@ -39,8 +36,8 @@ export async function decodePhoto(bytes: Uint8Array, maxSide: number): Promise<C
       .raw()
       .toBuffer({ resolveWithObject: true });
   } catch (err) {
-    // Errors cross the worker boundary as plain messages: tag this one so the adapter answers 400.
-    throw new Error(`${PHOTO_UNREADABLE}: ${(err as Error).message}`);
+    // the client's photo, not a server fault: typed, so the caller answers 400 naming its param
+    throw photoUnreadable((err as Error).message);
   }
   const { data, info } = decoded;
   const canvas = createCanvas(info.width, info.height);

@@ -1,9 +1,8 @@
 import crypto from 'node:crypto';
 import type { AdapterSetup, Call, Output } from '../../contract/call.js';
-import { invalidParameter } from '../../core/errors.js';
 import { deliver } from './deliver.js';
 import type { ImageFormat } from './encode.js';
-import { fetchPhoto, PHOTO_MAX_PIXELS } from './photo-input.js';
+import { fetchPhoto, photoParamError } from './photo-input.js';
 import type { RenderParams } from './render.js';
 import type { Template } from './template.generated.js';
 import { templateHash } from './templates.js';
@@ -22,7 +21,7 @@ export async function runTemplate(setup: AdapterSetup, call: Call, template: Tem
   let hash = hashes.get(template);
   if (hash === undefined) hashes.set(template, (hash = templateHash(template)));
   // Skia, sharp and the worker pool load with the first effect called, not at boot
-  const [{ PHOTO_UNREADABLE }, { renderCache, renderPool }] = await Promise.all([import('./render.js'), import('./shared.js')]);
+  const { renderCache, renderPool } = await import('./shared.js');
   const photo = template.input.startsWith('image') ? await fetchPhoto(setup, call) : undefined;
   const params = renderParams(call.params);
   const key = crypto
@@ -32,8 +31,8 @@ export async function runTemplate(setup: AdapterSetup, call: Call, template: Tem
     .digest('hex');
   const result = await renderCache(setup)
     .get(key, () => renderPool(setup).render({ template, params, photo }))
-    .catch((err: Error) => {
-      throw err.message?.startsWith(PHOTO_UNREADABLE) ? invalidParameter('url', `not a supported image, or over ${PHOTO_MAX_PIXELS / 1e6} megapixels`) : err;
+    .catch((err: unknown) => {
+      throw photoParamError(err);
     });
   return deliver(setup, call, result, template.slug);
 }

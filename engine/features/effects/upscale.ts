@@ -5,8 +5,8 @@ import { BoundedPool } from '../../platform/workers/pool.js';
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { invalidParameter, unavailable } from '../../core/errors.js';
 import { CONTENT_TYPES, type ImageFormat } from './encode.js';
-import { PHOTO_MAX_PIXELS } from './photo-input.js';
-import { PHOTO_UNREADABLE, type RenderResult } from './render.js';
+import { PHOTO_MAX_PIXELS, unreadablePhoto } from './photo-input.js';
+import type { RenderResult } from './render.js';
 import { siblingModule } from '../../core/root.js';
 import type { Config } from '../../platform/config.js';
 import type { EngineServices } from '../../contract/call.js';
@@ -90,7 +90,7 @@ async function open(input: Uint8Array): Promise<{ src: Sharp; w: number; h: numb
   try {
     meta = await src.metadata();
   } catch {
-    throw invalidParameter('url', `not a supported image, or over ${PHOTO_MAX_PIXELS / 1e6} megapixels`);
+    throw unreadablePhoto('url');
   }
   return { src, w: meta.autoOrient?.width ?? meta.width!, h: meta.autoOrient?.height ?? meta.height! };
 }
@@ -103,8 +103,8 @@ async function neural(src: Sharp, w: number, h: number, network: EsrganNetwork, 
     .removeAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true })
-    .catch((err: Error) => {
-      throw new Error(`${PHOTO_UNREADABLE}: ${err.message}`);
+    .catch(() => {
+      throw unreadablePhoto('url');
     });
   const job: EsrganJob = { network, rgb: data, width: w, height: h };
   const r = await esrganPool(services).run<EsrganResult>(job);
@@ -157,8 +157,8 @@ export async function enhance(
       .removeAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true })
-      .catch((err: Error) => {
-        throw new Error(`${PHOTO_UNREADABLE}: ${err.message}`);
+      .catch(() => {
+        throw unreadablePhoto('url');
       });
     src = sharp(data, { raw: { width: w, height: h, channels: 3 } });
   }

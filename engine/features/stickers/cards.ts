@@ -3,7 +3,7 @@ import { CONTENT_TYPES, encode, type ImageFormat } from '../effects/encode.js';
 import type { RenderResult } from '../effects/render.js';
 import { avatar, BODY, BOLD, font, fitLine, nameColor, roundRect, stickerFonts, type Ctx } from './draw.js';
 import { playerClock } from '../../core/player-clock.js';
-import { UNKNOWN_COLOR } from './job.js';
+import { invalidParameter } from '../../core/errors.js';
 
 /**
  * Cards bots post: a Spotify-style "now playing" card, a member welcome (or goodbye)
@@ -42,8 +42,8 @@ function cover(g: Ctx, image: Canvas, x: number, y: number, w: number, h: number
  * The client's accent colour as the canvas reads CSS colours, or the card's own. The
  * manifest's pattern lets any word through as a colour name; the canvas ignores a
  * fillStyle it cannot parse (and a gradient stop throws), so a name it does not know is
- * found by assigning it after a sentinel and seeing the sentinel stay (stickers/run.ts makes
- * that a 400 naming `color`, not a failed draw).
+ * found by assigning it after a sentinel and seeing the sentinel stay: a 400 naming `color`,
+ * not a failed draw (the ApiError crosses the render pool's thread with its code).
  */
 function accentOf(g: Ctx, color: string | undefined, fallback: string): string {
   if (color === undefined) return fallback;
@@ -53,7 +53,7 @@ function accentOf(g: Ctx, color: string | undefined, fallback: string): string {
   g.fillStyle = color;
   const known = g.fillStyle !== SENTINEL || color.toLowerCase() === SENTINEL;
   g.fillStyle = before;
-  if (!known) throw new Error(`${UNKNOWN_COLOR}${color}`);
+  if (!known) throw invalidParameter('color', `is not a colour this server knows: use a CSS colour name (orange, teal…) or #rgb / #rrggbb, got "${color}"`);
   return color;
 }
 

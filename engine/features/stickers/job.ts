@@ -9,10 +9,3 @@ export interface StickerJob {
   params: Record<string, unknown>;
   images?: Record<string, Uint8Array>;
 }
-
-/**
- * How a worker says a client's colour is one the canvas does not know: errors cross the
- * render pool's thread boundary as plain Errors, so the message carries it (stickers/run.ts
- * answers it 400 naming `color`).
- */
-export const UNKNOWN_COLOR = 'unknown colour: ';

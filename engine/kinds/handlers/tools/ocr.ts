@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { fetchPhoto, PHOTO_MAX_PIXELS } from '../../../features/effects/photo-input.js';
+import { fetchPhoto, PHOTO_MAX_PIXELS, unreadablePhoto } from '../../../features/effects/photo-input.js';
 import { invalidParameter, notFound } from '../../../core/errors.js';
 import { installedLanguages, recognize, tesseractCode } from '../../../features/ocr/tesseract.js';
 import { handler } from '../../../contract/handler.js';
@@ -29,7 +29,7 @@ export default handler<Params['tools/ocr']>(async ({ params, call, setup }) => {
       .png({ compressionLevel: 1 })
       .toBuffer();
   } catch {
-    throw invalidParameter('url', `not a supported image, or over ${PHOTO_MAX_PIXELS / 1e6} megapixels`);
+    throw unreadablePhoto('url');
   }
   const result = await recognize(image, code, call.signal, setup.scope, setup.config.memory?.ocrIdleMs);
   if (!result.text) throw notFound('No text was found in the image');

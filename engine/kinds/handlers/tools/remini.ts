@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
-import { fetchPhoto, PHOTO_MAX_PIXELS } from '../../../features/effects/photo-input.js';
-import { invalidParameter } from '../../../core/errors.js';
+import { fetchPhoto } from '../../../features/effects/photo-input.js';
 import { deliver } from '../../../features/effects/deliver.js';
 import { handler, Reply } from '../../../contract/handler.js';
 import type { Params } from '../params.generated.js';
@@ -14,11 +13,7 @@ import type { Params } from '../params.generated.js';
  */
 export default handler<Params['tools/remini']>(async ({ params, call, setup }) => {
   // sharp, onnxruntime and the worker pool load with the first call, not at boot
-  const [{ enhance }, { renderCache }, { PHOTO_UNREADABLE }] = await Promise.all([
-    import('../../../features/effects/upscale.js'),
-    import('../../../features/effects/shared.js'),
-    import('../../../features/effects/render.js'),
-  ]);
+  const [{ enhance }, { renderCache }] = await Promise.all([import('../../../features/effects/upscale.js'), import('../../../features/effects/shared.js')]);
   const input = await fetchPhoto(setup, call, 'url');
   const format = params.format ?? 'jpg';
   const maxPixels = setup.config.effects?.enhanceMaxPixels;
@@ -27,11 +22,8 @@ export default handler<Params['tools/remini']>(async ({ params, call, setup }) =
     .update(`enhance\0${format}\0${maxPixels ?? ''}\0`)
     .update(input)
     .digest('hex');
-  const result = await renderCache(setup)
-    .get(key, () => enhance(input, format, maxPixels, setup))
-    .catch((err: Error) => {
-      throw err.message?.startsWith(PHOTO_UNREADABLE) ? invalidParameter('url', `not a supported image, or over ${PHOTO_MAX_PIXELS / 1e6} megapixels`) : err;
-    });
+  // a photo enhance() cannot decode is already the 400 naming `url` (it runs on this thread)
+  const result = await renderCache(setup).get(key, () => enhance(input, format, maxPixels, setup));
   const output = await deliver(setup, call, result, 'enhanced');
   if (output.type === 'json') {
     const r = output.result as { image_url: string };
