@@ -16,6 +16,7 @@ import { ENDPOINTS_DIR } from '../../engine/app/app.js';
 import { mp3File } from '../../engine/features/audio/ffmpeg.js';
 import { servicePng } from '../../engine/features/effects/service-png.js';
 import sharp from 'sharp';
+import { storeOutput } from '../../engine/pipeline/jobs/job-output.js';
 
 /** A file store that keeps what it was given and answers as the real one does (name = hash.ext). */
 function memoryStore() {
@@ -124,6 +125,22 @@ t.test('an image service PNG: {image_url, url, format, width, height, size, engi
   t.same(result, { image_url: url, url, format: 'png', width: 3, height: 2, size: png.length, engine: 'rembg' });
   t.match(await answerOf(await servicePng('rembg', png), setup, { stream: true }), { type: 'binary', contentType: 'image/png', filename: 'removebg.png' });
   await t.rejects(servicePng('rembg', Buffer.from('<html>')), { code: 'upstream_error' }, 'a service answering anything but a PNG is its fault');
+});
+
+t.test("a job's bytes are hosted by the same function: {download_url, filename, content_type, size}", async (t) => {
+  const { files, stored } = memoryStore();
+  const zip = Buffer.from('PK…');
+  const named = await storeOutput({ type: 'binary', body: zip, contentType: 'application/zip', filename: 'site.zip' }, files, 1024);
+  t.same(named, { download_url: 'http://files.test/files/h1.zip', filename: 'site.zip', content_type: 'application/zip', size: zip.length });
+  t.same(Object.keys(named as object), ['download_url', 'filename', 'content_type', 'size']);
+  const unnamed = await storeOutput({ type: 'binary', body: zip, contentType: 'image/png' }, files, 1024);
+  t.same(
+    unnamed,
+    { download_url: 'http://files.test/files/h2.png', filename: 'h2.png', content_type: 'image/png', size: zip.length },
+    'no name: the store name',
+  );
+  t.equal(stored.length, 2);
+  await t.rejects(storeOutput({ type: 'binary', body: zip, contentType: 'image/png' }, files, 2), { code: 'payload_too_large' });
 });
 
 const ENGINE = path.join(import.meta.dirname, '..', '..', 'engine');

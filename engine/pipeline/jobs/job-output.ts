@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Output } from '../../contract/call.js';
+import { FileOutput, hostFile, hosted as stored } from '../../contract/file-output.js';
 import { ApiError } from '../../core/errors.js';
 import { readCapped } from '../../platform/http/byte-limit.js';
 import { extensionOf, type FileStore } from '../../platform/storage/files.js';
@@ -11,8 +12,9 @@ import { extensionOf, type FileStore } from '../../platform/storage/files.js';
  * A JSON answer is kept as is: `result.result` of GET /api/jobs/:id is exactly the
  * synchronous `result`. An answer in bytes (a binary endpoint, `stream=true`, a stored
  * file) cannot live in a job record: the bytes become a hosted file (generated, so they
- * expire with GENERATED_FILES_TTL) and the job's result names it:
- * `{download_url, filename, content_type, size}`. A redirect keeps its `location`.
+ * expire with GENERATED_FILES_TTL, hosted by the same function as a call's file) and the
+ * job's result names it: `{download_url, filename, content_type, size}`. A redirect keeps
+ * its `location`.
  */
 export interface HostedResult {
   download_url: string;
@@ -30,13 +32,8 @@ export async function storeOutput(output: Output, files: FileStore, maxBytes: nu
   const bytes = body instanceof Readable ? await readCapped(body, maxBytes, tooLarge) : body;
   if (bytes.length > maxBytes) throw tooLarge();
   const ext = (output.filename && /\.([a-z0-9]{1,10})$/i.exec(output.filename)?.[1]) || extensionOf(output.contentType);
-  const stored = await files.put(bytes, { ext });
-  return {
-    download_url: stored.url,
-    filename: output.filename ?? stored.name,
-    content_type: output.contentType,
-    size: stored.size,
-  } satisfies HostedResult;
+  const answer = { download_url: stored.url, filename: output.filename ?? stored.name, content_type: output.contentType, size: stored.size };
+  return hostFile(files, new FileOutput(bytes, ext, output.contentType, { answer }));
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Output } from '../../contract/call.js';
+import { wantsBytes } from '../../contract/file-output.js';
 import type { Principal } from '../../platform/auth/authenticate.js';
 import type { Config } from '../../platform/config.js';
 import { ApiError, invalidParameter, notFound, reviveError } from '../../core/errors.js';
@@ -135,8 +136,7 @@ export class Jobs {
     if (done?.status === 'failed' || done?.status === 'cancelled')
       throw reviveError(done.error?.error ?? 'internal_error', done.error?.message ?? 'The job failed');
     if (done?.status !== 'completed') throw new ApiError('upstream_timeout', `No answer within ${submission.endpoint.limits.timeoutMs} ms`);
-    const wantsBytes = submission.endpoint.response === 'binary' || submission.params.stream === true;
-    return outputOf(done.result, wantsBytes, this.deps.files);
+    return outputOf(done.result, wantsBytes(submission.endpoint, submission.params), this.deps.files);
   }
 
   /**
