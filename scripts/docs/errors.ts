@@ -35,7 +35,7 @@ export function errorsDoc(): string {
   ];
   if (unanswered.length)
     lines.push(
-      'Recorded in the access log and the usage counts, never sent (the client has gone before the answer):',
+      'Codes in the table a client never receives (each says why):',
       '',
       ...unanswered.map(([name, row]) => `- ${code(name)} (${row.status}): ${row.meaning}`),
       '',
