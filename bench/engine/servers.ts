@@ -12,7 +12,7 @@ import { loadEndpoints } from '../../engine/catalog/load.js';
 import type { Endpoint } from '../../engine/core/manifest-types.js';
 import { silentLogger } from '../../engine/platform/log.js';
 import { tuneV8 } from '../../engine/core/v8-flags.js';
-import { authenticateKey } from '../../engine/platform/auth/authenticate.js';
+import { authDeps, authenticateKey } from '../../engine/platform/auth/authenticate.js';
 import { keyBeforeBody } from '../../engine/platform/auth/key-from-request.js';
 import { KeyStore } from '../../engine/platform/auth/key-store.js';
 import { database } from '../../engine/platform/db/database.js';
@@ -118,7 +118,7 @@ function koaKeyedServer(): http.Server {
   tuneV8();
   const list = quotes();
   const config = benchConfig();
-  const auth = { store: new KeyStore(() => database(config)), config };
+  const auth = authDeps(new KeyStore(() => database(config)), config);
   const limiter = new MemoryRateLimiter();
   const usage = new UsageCounter(config);
   const app = new Koa();

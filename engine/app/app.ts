@@ -14,6 +14,7 @@ import { createFileStore } from '../platform/storage/create-file-store.js';
 import { closeDatabase, database, databaseCircuit, databaseTarget } from '../platform/db/database.js';
 import { UsageCounter } from '../platform/db/usage.js';
 import { DailyQuota } from '../platform/limits/daily-quota.js';
+import { authDeps } from '../platform/auth/authenticate.js';
 import { KeyStore } from '../platform/auth/key-store.js';
 import { createRevocations } from '../platform/auth/revocations.js';
 import { keyCacheTtlMs } from '../platform/auth/settings.js';
@@ -21,6 +22,7 @@ import { createRateLimiter } from '../platform/limits/create-rate-limiter.js';
 import { createLogger, type Logger } from '../platform/log.js';
 import { requestContext } from '../pipeline/request-context.js';
 import { dispatch } from '../pipeline/dispatch.js';
+import { SuccessEnvelope } from '../pipeline/envelope.js';
 import { asHost } from '../pipeline/as-host.js';
 import { BodyParsers } from '../pipeline/body.js';
 import type { Builtin } from '../pipeline/builtin.js';
@@ -100,7 +102,7 @@ export function createEngine(options: EngineOptions): Engine {
   const revocations = createRevocations(config, logger);
   const store = new KeyStore(() => database(config), { cacheTtlMs: keyCacheTtlMs(config.env), revocations });
   const limiter = createRateLimiter(config, logger);
-  const auth = { store, config };
+  const auth = authDeps(store, config);
 
   const usage = new UsageCounter(config);
   const jobs = new Jobs({ config, registry, files, http, logger, usage, metrics });
@@ -131,6 +133,7 @@ export function createEngine(options: EngineOptions): Engine {
   app.use(
     dispatch({
       config,
+      envelope: new SuccessEnvelope(config),
       registry,
       auth,
       limiter,

@@ -10,6 +10,7 @@ import { validateQuery, type QueryParamSpec } from '../catalog/params.js';
 import { admit, type AdmitDeps } from './admit.js';
 import type { BodyParsers } from './body.js';
 import { respond } from './respond.js';
+import type { SuccessEnvelope } from './envelope.js';
 
 /**
  * Built-in routes (health, admin, hosted files, discovery, docs, gallery, checkapikey)
@@ -61,6 +62,8 @@ export const builtin = (route: Omit<Builtin, 'aliases'> & { aliases?: readonly s
 
 export interface BuiltinDeps extends AdmitDeps {
   config: Config;
+  /** The engine's success envelope, made once (createEngine). */
+  envelope: SuccessEnvelope;
   auth: AuthDeps;
   bodies: BodyParsers;
 }
@@ -85,7 +88,7 @@ export async function runBuiltin(ctx: Context, route: Builtin, pathParams: Recor
   const query = route.query ? validateQuery(route.query, ctx.query) : {};
   const output = await route.handle({ ctx, pathParams, principal, body, query });
   if (output) {
-    const sending = respond(ctx, deps.config, output);
+    const sending = respond(ctx, deps.envelope, output);
     if (sending) await sending;
   }
 }

@@ -14,11 +14,14 @@ import { Gate } from './concurrency.js';
 import { AdapterCall } from './adapter-call.js';
 import { Deadlines, type DeadlineQueue } from './deadlines.js';
 import { respond } from './respond.js';
+import type { SuccessEnvelope } from './envelope.js';
 import type { Jobs } from './jobs/service.js';
 import { asJob } from './jobs/submit.js';
 
 export interface EndpointDeps extends AdmitDeps {
   config: Config;
+  /** The engine's success envelope, made once (createEngine). */
+  envelope: SuccessEnvelope;
   registry: EndpointRegistry;
   auth: AuthDeps;
   cache: ResultCache;
@@ -106,7 +109,7 @@ export function endpointRunner(deps: EndpointDeps): EndpointRunner {
         const job = asJob(ctx, deps.jobs, endpoint, principal, params);
         if ('answer' in job) {
           const output = await job.answer;
-          const sending = output && respond(ctx, deps.config, output, endpoint.resultAlso);
+          const sending = output && respond(ctx, deps.envelope, output, endpoint.resultAlso);
           if (sending) await sending;
           return;
         }
@@ -114,7 +117,7 @@ export function endpointRunner(deps: EndpointDeps): EndpointRunner {
       }
       if (!route.handler) throw unavailable(route.unavailable!);
       const call = new AdapterCall(params, principal, deps.config.publicBaseUrl, ctx.state.requestId as string, ctx);
-      const sending = respond(ctx, deps.config, await call.run(work(deps, route, plan, call), plan.deadlines), endpoint.resultAlso);
+      const sending = respond(ctx, deps.envelope, await call.run(work(deps, route, plan, call), plan.deadlines), endpoint.resultAlso);
       if (sending) await sending;
     } finally {
       if (parsing && ctx.state.uploads) ctx.res.once('close', () => void removeUploads(ctx));

@@ -6,34 +6,41 @@ import type { ErrorCode } from '../core/error-codes.js';
 /** The two body shapes every JSON answer takes (docs/using/contract.md). */
 export const success = (config: Config, result: unknown) => ({ status: 200, success: true, creator: config.creator, result });
 
-/** The text of success(config, …) up to its result, per configuration. */
-const successPrefixes = new WeakMap<Config, string>();
-
 /**
- * JSON.stringify(success(config, result)), byte for byte, without building the
- * envelope object: the constant head is made once and only the result is serialised
- * (not even that when `known`, the result's JSON, is given: an adapter that serialised it once).
- * `also` (an endpoint's resultAlso) adds the result, or one of its fields, at more key paths
- * after `result` (`results`, `results.data`, `lyrics`): the whole result is serialised once.
+ * One engine's success envelope as text, made once where the engine is created (createEngine
+ * hands it to the pipeline, which answers JSON through respond): the envelope's constant head,
+ * the text of success(config, …) up to its result, is worked out here once.
  */
-export function successJson(config: Config, result: unknown, also?: readonly ResultAlso[], known?: string): string {
-  const text = known ?? JSON.stringify(result);
-  // undefined, a function or a symbol: JSON leaves the property out, so let it do so
-  if (text === undefined) return JSON.stringify(success(config, result));
-  let prefix = successPrefixes.get(config);
-  if (prefix === undefined) {
-    prefix = JSON.stringify(success(config, null)).slice(0, -'null}'.length);
-    successPrefixes.set(config, prefix);
+export class SuccessEnvelope {
+  readonly #config: Config;
+  readonly #prefix: string;
+
+  constructor(config: Config) {
+    this.#config = config;
+    this.#prefix = JSON.stringify(success(config, null)).slice(0, -'null}'.length);
   }
-  if (also === undefined) return `${prefix}${text}}`;
-  let more = '';
-  for (const { at, from } of also) {
-    const value = from.length === 0 ? text : JSON.stringify(fieldOf(result, from));
-    // a field the result lacks is left out, as JSON.stringify leaves out an undefined property
-    if (value === undefined) continue;
-    more += `,${at.map((key) => `${JSON.stringify(key)}:`).join('{')}${value}${'}'.repeat(at.length - 1)}`;
+
+  /**
+   * JSON.stringify(success(config, result)), byte for byte, without building the
+   * envelope object: only the result is serialised (not even that when `known`, the
+   * result's JSON, is given: an adapter that serialised it once). `also` (an endpoint's
+   * resultAlso) adds the result, or one of its fields, at more key paths after `result`
+   * (`results`, `results.data`, `lyrics`): the whole result is serialised once.
+   */
+  json(result: unknown, also?: readonly ResultAlso[], known?: string): string {
+    const text = known ?? JSON.stringify(result);
+    // undefined, a function or a symbol: JSON leaves the property out, so let it do so
+    if (text === undefined) return JSON.stringify(success(this.#config, result));
+    if (also === undefined) return `${this.#prefix}${text}}`;
+    let more = '';
+    for (const { at, from } of also) {
+      const value = from.length === 0 ? text : JSON.stringify(fieldOf(result, from));
+      // a field the result lacks is left out, as JSON.stringify leaves out an undefined property
+      if (value === undefined) continue;
+      more += `,${at.map((key) => `${JSON.stringify(key)}:`).join('{')}${value}${'}'.repeat(at.length - 1)}`;
+    }
+    return `${this.#prefix}${text}${more}}`;
   }
-  return `${prefix}${text}${more}}`;
 }
 
 const fieldOf = (value: unknown, path: string[]): unknown =>

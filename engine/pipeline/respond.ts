@@ -1,9 +1,8 @@
 import type { Context } from 'koa';
 import { Readable } from 'node:stream';
-import type { Config } from '../platform/config.js';
 import type { Output } from '../contract/call.js';
 import type { ResultAlso } from '../core/manifest-types.js';
-import { successJson } from './envelope.js';
+import type { SuccessEnvelope } from './envelope.js';
 import { sendFile } from '../platform/storage/send-file.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -12,11 +11,11 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * Write an adapter's output: the envelope, raw bytes, a stored file (ranges honoured), or a redirect.
  * `resultAlso` is the endpoint's further places for a JSON result (`results`: where the genre's clients read it).
  */
-export function respond(ctx: Context, config: Config, output: Output, resultAlso?: readonly ResultAlso[]): void | Promise<void> {
+export function respond(ctx: Context, envelope: SuccessEnvelope, output: Output, resultAlso?: readonly ResultAlso[]): void | Promise<void> {
   if (output.type === 'json') {
     // serialised here with its type set first, so Koa neither looks the type up nor stringifies
     ctx.res.setHeader('Content-Type', JSON_TYPE);
-    ctx.body = successJson(config, output.result, resultAlso, output.text);
+    ctx.body = envelope.json(output.result, resultAlso, output.text);
     return;
   }
   if (output.type === 'redirect') {

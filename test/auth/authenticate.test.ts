@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import t from 'tap';
-import { authenticate, authenticateKey, TEST_KEY_ID } from '../../engine/platform/auth/authenticate.js';
+import { authDeps, authenticate, authenticateKey, TEST_KEY_ID } from '../../engine/platform/auth/authenticate.js';
 import { KeyStore } from '../../engine/platform/auth/key-store.js';
 import { loadConfig } from '../../engine/platform/config.js';
 import { openDatabase } from '../../engine/platform/db/database.js';
@@ -12,7 +12,7 @@ const config = loadConfig({ TEST_API_KEY: 'shared-test-key', TEST_KEY_RPM: '7', 
 function deps(t: TestLike) {
   const db = openDatabase({ file: `${t.testdir()}/manifold.db` });
   t.teardown(() => db.close());
-  return { store: new KeyStore(db), config };
+  return authDeps(new KeyStore(db), config);
 }
 
 t.test('principals by tier, and the two 401s', async (t) => {

@@ -1,8 +1,8 @@
 import t from 'tap';
-import { success, successJson } from '../../engine/pipeline/envelope.js';
+import { success, SuccessEnvelope } from '../../engine/pipeline/envelope.js';
 import { loadConfig } from '../../engine/platform/config.js';
 
-t.test('successJson is JSON.stringify of the success envelope, byte for byte', async (t) => {
+t.test("SuccessEnvelope's json is JSON.stringify of the success envelope, byte for byte", async (t) => {
   const configs = [loadConfig({}), loadConfig({ CREATOR: 'Quote "me" \\ ✓' })];
   const results: unknown[] = [
     'text',
@@ -25,24 +25,26 @@ t.test('successJson is JSON.stringify of the success envelope, byte for byte', a
     { toJSON: () => 'custom' },
   ];
   for (const config of configs) {
+    const envelope = new SuccessEnvelope(config);
     for (const result of results) {
       const expected = JSON.stringify(success(config, result));
-      t.equal(successJson(config, result), expected, String(typeof result));
+      t.equal(envelope.json(result), expected, String(typeof result));
       // an adapter that holds the result's JSON already (a data set's item) gets the same bytes
       const known = JSON.stringify(result);
-      if (known !== undefined) t.equal(successJson(config, result, undefined, known), expected, `${String(typeof result)}, serialised before`);
+      if (known !== undefined) t.equal(envelope.json(result, undefined, known), expected, `${String(typeof result)}, serialised before`);
     }
   }
 });
 
 t.test('a result serialised before is sent as it is, not serialised again', async (t) => {
   const config = loadConfig({});
+  const envelope = new SuccessEnvelope(config);
   const result = { quote: 'q', author: 'a' };
   // the text given is what goes out (the adapter vouches for it being the result's JSON)
-  t.equal(successJson(config, result, undefined, '{"quote":"q","author":"a"}'), JSON.stringify(success(config, result)));
-  t.equal(successJson(config, result, undefined, '"held"'), JSON.stringify(success(config, 'held')));
+  t.equal(envelope.json(result, undefined, '{"quote":"q","author":"a"}'), JSON.stringify(success(config, result)));
+  t.equal(envelope.json(result, undefined, '"held"'), JSON.stringify(success(config, 'held')));
   t.equal(
-    successJson(config, result, [{ at: ['results'], from: [] }], '"held"'),
+    envelope.json(result, [{ at: ['results'], from: [] }], '"held"'),
     JSON.stringify({ ...success(config, 'held'), results: 'held' }),
     'resultAlso repeats the same text',
   );

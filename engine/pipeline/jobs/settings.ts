@@ -71,17 +71,18 @@ const RECONCILE_MS = 15_000;
  */
 const MAX_AGE_MS = 3_600_000;
 
-const settings = new WeakMap<Config, JobSettings>();
-
+/**
+ * The job settings of a configuration, parsed (and checked: a bad value stops the boot). An
+ * engine parses them once, when it makes its Jobs (createEngine), which holds them; nothing
+ * looks them up by the configuration object.
+ */
 export function jobSettings(config: Config): JobSettings {
-  let parsed = settings.get(config);
-  if (parsed) return parsed;
   const { env } = config;
   const role = (env.MANIFOLD_ROLE ?? 'all') as Role;
   if (!ROLES.includes(role)) throw new Error(`MANIFOLD_ROLE must be one of ${ROLES.join(', ')}, got "${env.MANIFOLD_ROLE}"`);
   if (role !== 'all' && !config.redisUrl)
     throw new Error(`MANIFOLD_ROLE=${role} needs REDIS_URL: the job queue between API instances and workers lives in Redis`);
-  parsed = Object.freeze({
+  return Object.freeze({
     role,
     redisUrl: config.redisUrl,
     concurrency: positiveInt(env, 'JOBS_CONCURRENCY', 2),
@@ -97,6 +98,4 @@ export function jobSettings(config: Config): JobSettings {
       perReceiver: positiveInt(env, 'WEBHOOK_RECEIVER_CONCURRENCY', 2),
     },
   });
-  settings.set(config, parsed);
-  return parsed;
 }

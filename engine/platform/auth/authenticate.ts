@@ -27,7 +27,16 @@ export const TEST_KEY_ID = 'test';
 export interface AuthDeps {
   store: KeyStore;
   config: Config;
+  /** The shared test key's principal: the same for every request, so made once with the engine (authDeps). */
+  testPrincipal: Principal;
 }
+
+/** What authentication needs, made once where the engine is created (createEngine). */
+export const authDeps = (store: KeyStore, config: Config): AuthDeps => ({
+  store,
+  config,
+  testPrincipal: Object.freeze({ keyId: TEST_KEY_ID, tier: 'test', rpm: rpmForTier(config, 'test'), daily: dailyQuotaForTier(config, 'test') }),
+});
 
 export const missingApiKey = () =>
   new ApiError('missing_api_key', 'An API key is required: send it in the X-API-Key header, as Authorization: Bearer, or as the apikey parameter');
@@ -42,12 +51,12 @@ export const missingApiKeyBeforeUpload = () =>
 export const invalidApiKey = () => new ApiError('invalid_api_key', 'The API key is invalid or has been revoked');
 
 /** The principal for a presented key; throws ApiError 401 missing_api_key / invalid_api_key. */
-export async function authenticateKey(presented: string | undefined, { store, config }: AuthDeps): Promise<Principal> {
+export async function authenticateKey(presented: string | undefined, { store, config, testPrincipal }: AuthDeps): Promise<Principal> {
   if (presented === undefined) throw missingApiKey();
   // hashed once: compared with the test key's digest, then looked up among personal keys
   const hex = sha256Hex(presented);
   // TEST_API_KEY=off: no key is the test key, so `manifold-test` is looked up (and refused) like any other
-  if (config.testApiKey !== undefined && digestEquals(digestOf(hex), config.testApiKey)) return testPrincipal(config);
+  if (config.testApiKey !== undefined && digestEquals(digestOf(hex), config.testApiKey)) return testPrincipal;
   const record = await store.verifyDigest(hex);
   // A tier removed from tiers.ts since the key was made has no budget: refuse the key.
   if (!record || !isTier(record.tier)) throw invalidApiKey();
@@ -63,18 +72,6 @@ export async function authenticateKey(presented: string | undefined, { store, co
     ownLimits: record.rpm !== null || record.daily !== null ? { rpm: record.rpm !== null, daily: record.daily !== null } : undefined,
     rules: compiled.allows || compiled.allowsIp ? compiled : undefined,
   };
-}
-
-/** The shared test key's principal: the same for every request, so made once per configuration. */
-const testPrincipals = new WeakMap<Config, Principal>();
-function testPrincipal(config: Config): Principal {
-  let principal = testPrincipals.get(config);
-  if (!principal)
-    testPrincipals.set(
-      config,
-      (principal = Object.freeze({ keyId: TEST_KEY_ID, tier: 'test', rpm: rpmForTier(config, 'test'), daily: dailyQuotaForTier(config, 'test') })),
-    );
-  return principal;
 }
 
 /** The principal for a Koa request (see keyFromRequest for where the key may be). */
