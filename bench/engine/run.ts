@@ -106,12 +106,23 @@ const BUILT = path.join(ROOT, 'build', 'bench', 'engine');
  * The engine as `npm run build` makes it, and servers.ts and in-process.ts transpiled the
  * same way: every target then runs plain JavaScript, as `npm start` does (tsx would wrap
  * each function made per request in a naming helper the built engine does not have).
- * A `--base` tree gets this tree's server files, which then import its built engine.
+ * A `--base` tree's servers are its own servers.ts (they call its engine's functions as
+ * that commit has them), driven by this tree's in-process.ts.
  */
 async function buildServers(root: string): Promise<void> {
   buildTree(root);
-  const entryPoints = ['servers.ts', 'in-process.ts'].map((f) => path.join(HERE, f));
-  await build({ entryPoints, outdir: path.join(root, path.relative(ROOT, BUILT)), format: 'esm', platform: 'node', target: 'node20.10', logLevel: 'warning' });
+  const outdir = path.join(root, path.relative(ROOT, BUILT));
+  const own = path.join(root, 'bench', 'engine', 'servers.ts');
+  const entries = [fs.existsSync(own) ? own : path.join(HERE, 'servers.ts'), path.join(HERE, 'in-process.ts')];
+  for (const entry of entries)
+    await build({
+      entryPoints: [entry],
+      outfile: path.join(outdir, path.basename(entry, '.ts') + '.js'),
+      format: 'esm',
+      platform: 'node',
+      target: 'node20.10',
+      logLevel: 'warning',
+    });
 }
 
 /** Start `servers.ts <kind>` (built, in `root`) and wait for its JSON line. */
@@ -168,7 +179,7 @@ const median = (xs: number[]) => {
 
 /** Requests per turn of a target without sockets, turns per round, and the turns of warm-up first. */
 const IN_PROCESS_TURN = 5000;
-const IN_PROCESS_TURNS = 8;
+const IN_PROCESS_TURNS = 20;
 const IN_PROCESS_WARM_UP = 4;
 
 /**
@@ -435,7 +446,7 @@ async function main() {
             `- Figures: the median of the rounds, then their spread (min–max). Server CPU is user + system time of the server's process over the round's slices, per request answered.`,
           ]
         : []),
-      ...(base ? [`- \`--base ${BASE}\`: commit ${base.commit}, built in ${base.dir} with this tree's node_modules and bench servers`] : []),
+      ...(base ? [`- \`--base ${BASE}\`: commit ${base.commit}, built in ${base.dir} with this tree's node_modules, its own bench servers`] : []),
       ...(engineInfo
         ? [
             `- Engine: ${engineInfo.registered} registered endpoints (the ${engineInfo.real} real ones, /api/fun/quote clones registered first and last, padded with more clones to at least ${REGISTRY_SIZE}), LOG_REQUESTS=0, key in X-API-Key, rate limit out of reach`,
