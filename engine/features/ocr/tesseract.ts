@@ -60,10 +60,21 @@ function dataPackage(code: string): LanguageData | undefined {
   if (!/^[a-z]{3}(_[a-z]+)?$/.test(code) || code === 'osd') return undefined;
   try {
     const data = require(`@tesseract.js-data/${code}`) as { langPath?: string; gzip?: boolean };
-    return data.langPath ? { langPath: data.langPath, gzip: data.gzip !== false } : undefined;
+    return data.langPath ? { langPath: lstmModel(data.langPath), gzip: data.gzip !== false } : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The package's LSTM-only integer model (`4.0.0_best_int`) beside the combined one its
+ * `langPath` names (`4.0.0`, legacy engine included): the workers run the LSTM engine
+ * only (OEM 1), which is the model tesseract.js itself loads for it. The combined file
+ * cost each warm worker ~75 MiB more (bench/memory) for parts OEM 1 never uses.
+ */
+function lstmModel(langPath: string): string {
+  const lstm = `${langPath}_best_int`;
+  return fs.existsSync(lstm) ? lstm : langPath;
 }
 
 /** Codes of the installed data packages, e.g. ['eng']. */
