@@ -16,6 +16,7 @@ import { ENDPOINTS_DIR } from '../../engine/app/app.js';
 import { mp3File } from '../../engine/features/audio/ffmpeg.js';
 import { servicePng } from '../../engine/features/effects/service-png.js';
 import sharp from 'sharp';
+import { imageAnswer, renderedFile } from '../../engine/features/effects/deliver.js';
 import { storeOutput } from '../../engine/pipeline/jobs/job-output.js';
 
 /** A file store that keeps what it was given and answers as the real one does (name = hash.ext). */
@@ -113,6 +114,38 @@ t.test('an audio tool MP3: {url, download_url, mime, size, duration, ...facts}, 
   t.match(await answerOf(streamed, noProbe, { stream: true }), { type: 'binary', contentType: 'audio/mpeg', filename: 'vocalremover.mp3' });
 });
 
+t.test('a rendered picture: {image_url, format, width, height, size}, bytes named after it and cached a day', async (t) => {
+  const { files } = memoryStore();
+  const data = Buffer.from('webp bytes');
+  const picture = renderedFile({ data, contentType: 'image/webp', format: 'webp', width: 30, height: 20 }, 'sepia');
+  const setup = setupFor('streamable', files, '/api/effects/sepia');
+  const url = 'http://files.test/files/h1.webp';
+  const { result } = (await answerOf(picture, setup)) as { result: Record<string, unknown> };
+  t.same(Object.keys(result), ['image_url', 'format', 'width', 'height', 'size']);
+  t.same(result, { image_url: url, format: 'webp', width: 30, height: 20, size: data.length });
+  t.same(await answerOf(picture, setup, { stream: true }), {
+    type: 'binary',
+    body: data,
+    contentType: 'image/webp',
+    filename: 'sepia.webp',
+    headers: { 'Cache-Control': 'public, max-age=86400' },
+  });
+  // remini adds the link as `url` last; ttp and imageupscaler answer the link alone
+  const remini = renderedFile({ data, contentType: 'image/jpeg', format: 'jpg', width: 4, height: 3 }, 'enhanced');
+  const withUrl = remini.withAnswer({ ...imageAnswer({ data, contentType: 'image/jpeg', format: 'jpg', width: 4, height: 3 }), url: hosted.url });
+  const answered = (await answerOf(withUrl, setup)) as { result: Record<string, unknown> };
+  t.same(Object.keys(answered.result), ['image_url', 'format', 'width', 'height', 'size', 'url']);
+  t.equal(answered.result.url, answered.result.image_url);
+  t.same(await answerOf(remini.withAnswer(hosted.url), setup), { type: 'json', result: 'http://files.test/files/h3.jpg' });
+  // a binary endpoint (tools/goodbye, tools/canvas): the bytes unless hosted=true
+  const banner = renderedFile({ data, contentType: 'image/png', format: 'png', width: 2, height: 1 }, 'goodbye');
+  t.match(await answerOf(banner, setupFor('binary', files, '/api/tools/goodbye')), { type: 'binary', filename: 'goodbye.png' });
+  t.match(await answerOf(banner, setupFor('binary', files, '/api/tools/goodbye'), { hosted: true }), {
+    type: 'json',
+    result: { image_url: String, format: 'png' },
+  });
+});
+
 t.test('an image service PNG: {image_url, url, format, width, height, size, engine}', async (t) => {
   const { files } = memoryStore();
   const png = await sharp({ create: { width: 3, height: 2, channels: 4, background: '#00000000' } })
@@ -160,23 +193,18 @@ const modulesWith = (pattern: RegExp) =>
     .map((file) => path.relative(ENGINE, file).split(path.sep).join('/'))
     .sort();
 
-/** Modules that still host their files themselves, moving to the decision commit by commit. */
-const MOVING = ['features/effects/deliver.ts', 'pipeline/jobs/job-output.ts'];
-
 t.test('a call file is stored in one place', async (t) => {
   // docs/contributing/architecture.md (decisions) says why the others are not a call's answer
-  const hosts = [
+  t.same(modulesWith(/files\.put\(/), [
     'contract/file-output.ts', // the one decision
     'features/tempmail/smtp.ts', // a received mail's attachments, stored as they arrive: no call produced them
-  ];
-  t.same(modulesWith(/files\.put\(/), [...hosts, ...MOVING.filter((m) => modulesWith(/files\.put\(/).includes(m))].sort());
+  ]);
 });
 
 t.test('bytes answers are built only where they are not a call file', async (t) => {
   t.same(modulesWith(/type: 'binary'/), [
     'contract/call.ts', // the Output type itself
     'contract/file-output.ts', // the one decision
-    ...MOVING.filter((m) => m === 'features/effects/deliver.ts'),
     'features/media/service.ts', // media stream mode: ffmpeg's stdout as it is made, not a file in memory
     'kinds/adapters/ai.ts', // a chat streamed as server-sent events
     'pipeline/admin/system-routes.ts', // built-in routes: their own documents, not an endpoint file

@@ -3,6 +3,7 @@ import t from 'tap';
 import sharp from 'sharp';
 import { effect } from '../../engine/kinds/adapters/effect.js';
 import { photoOp } from '../../engine/features/effects/photo-op.js';
+import { answerFile } from '../../engine/contract/file-output.js';
 import { EngineScope } from '../../engine/platform/scope.js';
 import { RenderPool } from '../../engine/features/effects/render-pool.js';
 import { loadTemplates } from '../../engine/features/effects/templates.js';
@@ -28,6 +29,8 @@ function fakeSetup(photo = testPhoto()) {
     manifestDir,
     config,
     scope,
+    // the effect endpoints are streamable: the engine hosts the picture unless stream=true
+    endpoint: { path: '/api/effects/test', response: 'streamable' },
     files: {
       put: async (data: Buffer, { ext }: { ext: string }) => {
         stored.push({ data, ext });
@@ -110,7 +113,8 @@ t.test('a full render queue answers 503 overloaded', async (t) => {
 
 t.test('photo manipulations (effects/photo-op.ts) answer like effects, bad photos get 400', async (t) => {
   const { setup, fetched } = fakeSetup();
-  const handler = (c: Call) => photoOp(setup, c, 'grayscale');
+  // the picture is the call's file: the engine's one decision answers it
+  const handler = async (c: Call) => answerFile(await photoOp(setup, c, 'grayscale'), c, setup as unknown as AdapterSetup);
   const out = await handler(call({ url: 'https://example.com/me.png', format: 'webp' }));
   t.match(out, { type: 'json', result: { image_url: /\.webp$/, format: 'webp' } });
   t.same(fetched, ['https://example.com/me.png']);

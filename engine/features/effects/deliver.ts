@@ -1,18 +1,12 @@
-import { json, type AdapterSetup, type Call, type Output } from '../../contract/call.js';
+import { FileOutput, hosted } from '../../contract/file-output.js';
 import type { RenderResult } from './render.js';
 
-/** A rendered picture as the answer: its bytes with stream=true, else hosted with `{image_url, format, width, height, size}`. */
-export async function deliver(setup: AdapterSetup, call: Call, r: RenderResult, name: string): Promise<Output> {
-  if (call.params.stream) {
-    return {
-      type: 'binary',
-      body: r.data,
-      contentType: r.contentType,
-      filename: `${name}.${r.format}`,
-      size: r.data.length,
-      headers: { 'Cache-Control': 'public, max-age=86400' },
-    };
-  }
-  const stored = await setup.files.put(r.data, { ext: r.format });
-  return json({ image_url: stored.url, format: r.format, width: r.width, height: r.height, size: r.data.length });
-}
+/** What a hosted rendered picture answers: `{image_url, format, width, height, size}` (clients read `image_url`). */
+export const imageAnswer = (r: RenderResult) => ({ image_url: hosted.url, format: r.format, width: r.width, height: r.height, size: hosted.size });
+
+/**
+ * A rendered picture as the call's file: the bytes are named `<name>.<format>` and cached a
+ * day by clients (the same request renders the same picture); hosted, it answers imageAnswer.
+ */
+export const renderedFile = (r: RenderResult, name: string): FileOutput =>
+  new FileOutput(r.data, r.format, r.contentType, { answer: imageAnswer(r), name, headers: { 'Cache-Control': 'public, max-age=86400' } });

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
-import type { AdapterSetup, Call, Output } from '../../contract/call.js';
-import { deliver } from './deliver.js';
+import type { AdapterSetup, Call } from '../../contract/call.js';
+import type { FileOutput } from '../../contract/file-output.js';
+import { renderedFile } from './deliver.js';
 import type { ImageFormat } from './encode.js';
 import { fetchPhoto, photoParamError } from './photo-input.js';
 import type { RenderParams } from './render.js';
@@ -14,10 +15,10 @@ const hashes = new WeakMap<Template, string>();
  * One template's answer to one call, wherever the endpoint is (the effect adapter, or an
  * effect under another path: handlers/tools/effect-alias.ts): the photo at `url` fetched
  * (SSRF-guarded, or a data URL) when the template takes one, rendered in the shared worker
- * pool, identical requests (same template content, params and photo) once, then delivered
- * as the bytes with stream=true or hosted.
+ * pool, identical requests (same template content, params and photo) once; the picture is
+ * the call's file (deliver.ts renderedFile), which the engine sends as bytes or hosts.
  */
-export async function runTemplate(setup: AdapterSetup, call: Call, template: Template): Promise<Output> {
+export async function runTemplate(setup: AdapterSetup, call: Call, template: Template): Promise<FileOutput> {
   let hash = hashes.get(template);
   if (hash === undefined) hashes.set(template, (hash = templateHash(template)));
   // Skia, sharp and the worker pool load with the first effect called, not at boot
@@ -34,7 +35,7 @@ export async function runTemplate(setup: AdapterSetup, call: Call, template: Tem
     .catch((err: unknown) => {
       throw photoParamError(err);
     });
-  return deliver(setup, call, result, template.slug);
+  return renderedFile(result, template.slug);
 }
 
 /** What of a call's params the renderer takes. */

@@ -1,16 +1,17 @@
 import crypto from 'node:crypto';
-import { deliver } from '../effects/deliver.js';
+import { renderedFile } from '../effects/deliver.js';
 import { photoParamError } from '../effects/photo-input.js';
-import type { AdapterSetup, Call, Output } from '../../contract/call.js';
+import type { AdapterSetup } from '../../contract/call.js';
+import type { FileOutput } from '../../contract/file-output.js';
 import type { StickerJob } from './job.js';
 
 /**
  * Main-thread side of stickers and cards: the render runs in the effects' render
  * pool (Skia and sharp off the event loop), identical requests render once (the
- * shared render cache), and the answer is the effects' hosted `{image_url, …}` or,
- * with stream=true, the bytes.
+ * shared render cache), and the picture is the call's file (effects/deliver.ts renderedFile:
+ * the engine sends its bytes or hosts it as `{image_url, …}`).
  */
-export async function stickerOutput(setup: AdapterSetup, call: Call, job: StickerJob, name: string, imageParam = 'image'): Promise<Output> {
+export async function stickerFile(setup: AdapterSetup, job: StickerJob, name: string, imageParam = 'image'): Promise<FileOutput> {
   // Skia, sharp and the worker pool load with the first sticker, not at boot
   const { renderCache, renderPool } = await import('../effects/shared.js');
   const hash = crypto.createHash('sha256').update(`sticker\0${job.sticker}\0${JSON.stringify(job.params, Object.keys(job.params).sort())}\0`);
@@ -20,5 +21,5 @@ export async function stickerOutput(setup: AdapterSetup, call: Call, job: Sticke
     .catch((err: unknown) => {
       throw photoParamError(err, imageParam);
     });
-  return deliver(setup, call, result, name);
+  return renderedFile(result, name);
 }

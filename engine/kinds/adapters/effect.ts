@@ -2,6 +2,7 @@ import { TEMPLATE_SCHEMA } from '../../features/effects/templates.js';
 import type { Template } from '../../features/effects/template.generated.js';
 import { runTemplate } from '../../features/effects/run-template.js';
 import type { AdapterKind } from '../../contract/call.js';
+import { answerFile } from '../../contract/file-output.js';
 
 /**
  * Image effects from template data (templates/*.yaml): one renderer, one endpoint
@@ -24,6 +25,6 @@ export const effect: AdapterKind<EffectConfig> = {
     properties: { template: TEMPLATE_SCHEMA },
   },
   async create({ template }, setup) {
-    return (call) => runTemplate(setup, call, template);
+    return async (call) => answerFile(await runTemplate(setup, call, template), call, setup);
   },
 };

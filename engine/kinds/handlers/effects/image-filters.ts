@@ -1,9 +1,9 @@
 import type { ImageOp } from '../../../features/effects/image-ops.js';
 import { photoOp } from '../../../features/effects/photo-op.js';
-import { handler, Reply } from '../../../contract/handler.js';
+import { handler } from '../../../contract/handler.js';
 
 /** The option-less photo filters of endpoints/effects/image-filters.yaml: one export per endpoint (/api/image/<name>). */
-const filter = (op: ImageOp) => handler(async ({ call, setup }) => new Reply(await photoOp(setup, call, op)));
+const filter = (op: ImageOp) => handler(async ({ call, setup }) => photoOp(setup, call, op));
 
 export const grayscale = filter('grayscale');
 export const invert = filter('invert');

@@ -1,5 +1,5 @@
 import { photoOp } from '../../../features/effects/photo-op.js';
-import { handler, Reply } from '../../../contract/handler.js';
+import { handler } from '../../../contract/handler.js';
 
 /** /api/image/triggered (engine/features/effects/image-ops.ts, in the render pool). */
-export default handler(async ({ call, setup }) => new Reply(await photoOp(setup, call, 'triggered')));
+export default handler(async ({ call, setup }) => photoOp(setup, call, 'triggered'));

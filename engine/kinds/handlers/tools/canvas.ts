@@ -8,8 +8,7 @@ import type { Params } from '../params.generated.js';
  * `watermark` is accepted and not drawn.
  */
 export default handler<Params['tools/canvas']>(async (input) => {
-  const { hosted, watermark: _watermark, ...card } = input.params;
-  // the effects' delivery reads `stream`
-  const call = { ...input.call, params: { ...input.call.params, stream: !hosted } };
-  return canvascard({ ...input, params: card, call });
+  const { hosted: _hosted, watermark: _watermark, ...card } = input.params;
+  // the engine reads hosted (in the call's params) for bytes or the hosted {image_url, …}
+  return canvascard({ ...input, params: card });
 });

@@ -1,6 +1,6 @@
 import { runTemplate } from '../../../features/effects/run-template.js';
 import type { Template } from '../../../features/effects/template.generated.js';
-import { handler, Reply } from '../../../contract/handler.js';
+import { handler } from '../../../contract/handler.js';
 import type { Params } from '../params.generated.js';
 
 /**
@@ -11,6 +11,4 @@ import type { Params } from '../params.generated.js';
  * or the bytes with stream=true. A code endpoint rather than a second `effect` one, so the
  * gallery keeps one card per template.
  */
-export default handler<Params['tools/effect-alias']>(
-  async ({ options, call, setup }) => new Reply(await runTemplate(setup, call, options.template as Template)),
-);
+export default handler<Params['tools/effect-alias']>(async ({ options, call, setup }) => runTemplate(setup, call, options.template as Template));

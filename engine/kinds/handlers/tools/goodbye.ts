@@ -1,7 +1,7 @@
 import { fetchPhoto } from '../../../features/effects/photo-input.js';
 import type { CardParams } from '../../../features/stickers/cards.js';
-import { stickerOutput } from '../../../features/stickers/run.js';
-import { handler, Reply } from '../../../contract/handler.js';
+import { stickerFile } from '../../../features/stickers/run.js';
+import { handler } from '../../../contract/handler.js';
 import type { Params } from '../params.generated.js';
 
 /**
@@ -29,7 +29,6 @@ export default handler<Params['tools/goodbye']>(async ({ params, call, setup }) 
     ...((params.color ?? style.color) && { color: params.color ?? style.color }),
   };
   const images = params.image ? { image: await fetchPhoto(setup, call, 'image') } : undefined;
-  // bytes unless hosted: the effects' delivery reads `stream`
-  const asBytes = { ...call, params: { ...call.params, stream: !params.hosted } };
-  return new Reply(await stickerOutput(setup, asBytes, { sticker: 'card', params: { ...card }, images }, style.type));
+  // the engine answers the bytes, or with hosted=true the hosted {image_url, …}
+  return stickerFile(setup, { sticker: 'card', params: { ...card }, images }, style.type);
 });

@@ -1,5 +1,6 @@
 import { photoUpscale } from '../../../features/effects/photo-op.js';
-import { handler, Reply } from '../../../contract/handler.js';
+import { handler } from '../../../contract/handler.js';
+import { hosted } from '../../../contract/file-output.js';
 import { unavailable } from '../../../core/errors.js';
 import { missingPackages } from '../../../core/packages.js';
 import type { Params } from '../params.generated.js';
@@ -18,7 +19,6 @@ export default handler<Params['tools/imageupscaler']>(async ({ params, call, set
   // the neural models run on the optional feature optional/neural; Lanczos needs nothing more
   const missing = params.model?.startsWith('esrgan-') ? missingPackages(['onnxruntime-node']) : undefined;
   if (missing) throw unavailable(`the neural models need ${missing}; the lanczos models work without it`);
-  const output = await photoUpscale(setup, { ...call, params: model ? { ...rest, model } : rest });
-  if (output.type === 'json' && params.shape !== 'object') output.result = (output.result as { image_url: string }).image_url;
-  return new Reply(output);
+  const picture = await photoUpscale(setup, { ...call, params: model ? { ...rest, model } : rest });
+  return params.shape === 'object' ? picture : picture.withAnswer(hosted.url);
 });

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { fetchPhoto } from '../../../features/effects/photo-input.js';
-import { deliver } from '../../../features/effects/deliver.js';
-import { handler, Reply } from '../../../contract/handler.js';
+import { imageAnswer, renderedFile } from '../../../features/effects/deliver.js';
+import { handler } from '../../../contract/handler.js';
+import { hosted } from '../../../contract/file-output.js';
 import type { Params } from '../params.generated.js';
 
 /**
@@ -24,10 +25,5 @@ export default handler<Params['tools/remini']>(async ({ params, call, setup }) =
     .digest('hex');
   // a photo enhance() cannot decode is already the 400 naming `url` (it runs on this thread)
   const result = await renderCache(setup).get(key, () => enhance(input, format, maxPixels, setup));
-  const output = await deliver(setup, call, result, 'enhanced');
-  if (output.type === 'json') {
-    const r = output.result as { image_url: string };
-    output.result = params.shape === 'link' ? r.image_url : { ...r, url: r.image_url };
-  }
-  return new Reply(output);
+  return renderedFile(result, 'enhanced').withAnswer(params.shape === 'link' ? hosted.url : { ...imageAnswer(result), url: hosted.url });
 });

@@ -1,5 +1,6 @@
-import { stickerOutput } from '../../../features/stickers/run.js';
-import { handler, Reply } from '../../../contract/handler.js';
+import { stickerFile } from '../../../features/stickers/run.js';
+import { handler } from '../../../contract/handler.js';
+import { hosted } from '../../../contract/file-output.js';
 import type { Params } from '../params.generated.js';
 
 /**
@@ -7,9 +8,8 @@ import type { Params } from '../params.generated.js';
  * hosted answer is the sticker's link as `result` (a string), which the manifest's
  * `resultAlso: image_url` repeats where the genre's own bots read it; stream=true the bytes.
  */
-export default handler<Params['tools/ttp']>(async ({ params, call, setup }) => {
+export default handler<Params['tools/ttp']>(async ({ params, setup }) => {
   const { text, color, font, format } = params;
-  const output = await stickerOutput(setup, call, { sticker: 'ttp', params: { text, color, font, format } }, 'ttp');
-  if (output.type === 'json') output.result = (output.result as { image_url: string }).image_url;
-  return new Reply(output);
+  const sticker = await stickerFile(setup, { sticker: 'ttp', params: { text, color, font, format } }, 'ttp');
+  return sticker.withAnswer(hosted.url);
 });
