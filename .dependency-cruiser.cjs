@@ -29,6 +29,8 @@ const upward = LAYERS.slice(0, -1).map((layer, i) => ({
   to: { path: `^engine/(${LAYERS.slice(i + 1).join('|')})/` },
 }));
 
+const POOL_TASK_TABLE = '^engine/kinds/handlers/pool-tasks\\.ts$';
+
 module.exports = {
   forbidden: [
     ...upward,
@@ -37,7 +39,13 @@ module.exports = {
       comment: 'A circle of imports has no bottom: split the shared part into a module both import.',
       severity: 'error',
       from: { path: '^engine/' },
-      to: { circular: true },
+      // Exception: the code pool's task table (engine/kinds/handlers/pool-tasks.ts) imports the
+      // types of the handler modules whose exports it runs by name, and those modules import its
+      // runPoolTask, so a call site is typed from the export it names (#18 item 3). The table's
+      // imports of them are `import type`, erased when built: no circle through it loads. swc
+      // does not tell type-only imports apart, so test/handlers/pool-tasks.test.ts holds that
+      // (the table's only run-time import is the code pool, which does not import it).
+      to: { circular: true, viaOnly: { pathNot: POOL_TASK_TABLE } },
     },
     {
       name: 'engine-is-layered',

@@ -33,6 +33,17 @@ export type PureHandler<P = Record<string, any>> = (input: PureInput<P>) => unkn
 
 export const pureHandler = <P = Record<string, any>>(run: PureHandler<P>): PureHandler<P> => run;
 
+/**
+ * A pool-only task: a pure export no manifest names, which its module's handler runs in the
+ * code pool by name (handlers/pool-tasks.ts). Written `poolTask<Input>()(run)`: the input is
+ * stated and the answer's type kept (TypeScript cannot infer one type argument when the other is
+ * given), so the pool's task table types a call site's input and output from the export itself.
+ */
+export const poolTask =
+  <P>() =>
+  <R>(run: (input: PureInput<P>) => R): ((input: PureInput<P>) => R) =>
+    run;
+
 /** An answer written as is: bytes, a stored file, a redirect (not wrapped in the envelope). */
 export class Reply {
   constructor(readonly output: Output) {}

@@ -49,15 +49,6 @@ export async function runPure(task: CpuTask, options: { signal?: AbortSignal; ta
   return result.value;
 }
 
-/**
- * Read a page an upstream served off the event loop: the handler module's pure export
- * (`<category>/<name>#<export>`) parses it and extracts what the endpoint answers in the
- * code pool, under the pool's wall-clock, heap and stack limits, so a huge or hostile
- * page costs one worker (422 too_complex past the limit), never the other clients.
- */
-export const readInPool = <T>(handler: string, params: Record<string, unknown>, run: { signal?: AbortSignal; services: EngineServices }): Promise<T> =>
-  runPure({ handler, params, options: {} }, run) as Promise<T>;
-
 /** Stops the workers now (the engine's close does it too). */
 export async function closeCpuPool({ scope }: EngineServices): Promise<void> {
   await scope.release('cpu');

@@ -1,5 +1,5 @@
 import type { AdapterSetup } from '../../contract/call.js';
-import { readInPool } from '../handlers/cpu-pool.js';
+import { runPoolTask } from '../handlers/pool-tasks.js';
 import { upstreamError } from '../../core/errors.js';
 import { attr, firstByClass, parseHtml } from '../../features/tools/html/dom.js';
 
@@ -39,7 +39,7 @@ type Setup = Pick<AdapterSetup, 'upstreams' | 'config' | 'scope'>;
 
 /** `store.page.data` of a page, read in the code pool (search/chord's `readStore`). */
 const readStore = (setup: Setup, html: string, upstream: string, signal: AbortSignal) =>
-  readInPool<Record<string, unknown>>('search/chord#readStore', { html, upstream }, { signal, services: setup });
+  runPoolTask('search/chord#readStore', { html, upstream }, { signal, services: setup });
 
 /** The search page's results for a song title (every type: chords, tabs, official, pro…). */
 export async function searchSongs(setup: Setup, query: string, signal: AbortSignal): Promise<SearchHit[]> {

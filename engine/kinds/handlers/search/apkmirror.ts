@@ -1,8 +1,8 @@
 import { DomUtils } from 'htmlparser2';
 import { notFound, upstreamError } from '../../../core/errors.js';
 import { absolute, attr, byClass, byTag, firstByClass, parseHtml, textOf, type Element } from '../../../features/tools/html/dom.js';
-import { readInPool } from '../cpu-pool.js';
-import { handler, pureHandler } from '../../../contract/handler.js';
+import { runPoolTask } from '../pool-tasks.js';
+import { handler, poolTask } from '../../../contract/handler.js';
 import type { Params } from '../params.generated.js';
 
 /**
@@ -55,11 +55,11 @@ export default handler<Params['search/apkmirror']>(async ({ params, call, setup 
     query: { post_type: 'app_release', searchtype: 'apk', s: params.query },
     signal: call.signal,
   });
-  return readInPool('search/apkmirror#extract', { html, limit: params.limit }, { signal: call.signal, services: setup });
+  return runPoolTask('search/apkmirror#extract', { html, limit: params.limit }, { signal: call.signal, services: setup });
 });
 
 /** The page's releases, read in the code pool. */
-export const extract = pureHandler<{ html: string; limit: number }>(({ params: { html, ...params } }) => {
+export const extract = poolTask<{ html: string; limit: number }>()(({ params: { html, ...params } }) => {
   const doc = parseHtml(html, { upstream: 'apkmirror' });
   const rows = byClass(doc, 'appRow');
   const releases = rows.map(release).filter((r) => r !== undefined);

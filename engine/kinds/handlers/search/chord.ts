@@ -1,6 +1,6 @@
 import { notFound, upstreamError } from '../../../core/errors.js';
 import { chordNames, pageData, plainSheet, searchSongs, tabPage, UG_TABS, type SearchHit } from '../../scrape/ultimate-guitar.js';
-import { handler, pureHandler } from '../../../contract/handler.js';
+import { handler, poolTask } from '../../../contract/handler.js';
 import type { Params } from '../params.generated.js';
 
 /** Other chord sheets listed beside the one returned. */
@@ -63,4 +63,4 @@ function isChordSheet(hit: SearchHit): boolean {
 }
 
 /** An Ultimate Guitar page's js-store data, read in the code pool (engine/kinds/scrape/ultimate-guitar.ts). */
-export const readStore = pureHandler<{ html: string; upstream: string }>(({ params }) => pageData(params.html, params.upstream));
+export const readStore = poolTask<{ html: string; upstream: string }>()(({ params }) => pageData(params.html, params.upstream));

@@ -1,7 +1,7 @@
 import { notFound, upstreamError } from '../../../core/errors.js';
 import { absolute, attr, byClass, byTag, firstByClass, parseHtml, textOf, type Element } from '../../../features/tools/html/dom.js';
-import { readInPool } from '../cpu-pool.js';
-import { handler, pureHandler } from '../../../contract/handler.js';
+import { runPoolTask } from '../pool-tasks.js';
+import { handler, poolTask } from '../../../contract/handler.js';
 import type { Params } from '../params.generated.js';
 
 /**
@@ -47,11 +47,11 @@ function app(box: Element) {
 
 export default handler<Params['search/happymod']>(async ({ params, call, setup }) => {
   const html = await setup.upstreams.text('happymod', { path: '/search.html', query: { q: params.query }, signal: call.signal });
-  return readInPool('search/happymod#extract', { html, limit: params.limit }, { signal: call.signal, services: setup });
+  return runPoolTask('search/happymod#extract', { html, limit: params.limit }, { signal: call.signal, services: setup });
 });
 
 /** The page's apps, read in the code pool. */
-export const extract = pureHandler<{ html: string; limit: number }>(({ params: { html, ...params } }) => {
+export const extract = poolTask<{ html: string; limit: number }>()(({ params: { html, ...params } }) => {
   const boxes = byClass(parseHtml(html, { upstream: 'happymod' }), 'pdt-app-box');
   if (!boxes.length) throw notFound('No HappyMod app matches');
   const apps = boxes.map(app).filter((a) => a !== undefined);

@@ -1,7 +1,7 @@
 import { notFound, upstreamError } from '../../../core/errors.js';
 import { parseSearchPage } from '../../scrape/google-play.js';
-import { readInPool } from '../cpu-pool.js';
-import { handler, pureHandler } from '../../../contract/handler.js';
+import { runPoolTask } from '../pool-tasks.js';
+import { handler, poolTask } from '../../../contract/handler.js';
 import type { Params } from '../params.generated.js';
 
 /** /api/search/playstore: apps from Google Play's own search page (no API or key exists for it). */
@@ -11,11 +11,11 @@ export default handler<Params['search/playstore']>(async ({ params, call, setup 
     query: { q: params.query, c: 'apps', hl: params.lang, gl: params.country },
     signal: call.signal,
   });
-  return readInPool('search/playstore#extract', { html, limit: params.limit }, { signal: call.signal, services: setup });
+  return runPoolTask('search/playstore#extract', { html, limit: params.limit }, { signal: call.signal, services: setup });
 });
 
 /** The page's apps, read in the code pool. */
-export const extract = pureHandler<{ html: string; limit: number }>(({ params: { html, ...params } }) => {
+export const extract = poolTask<{ html: string; limit: number }>()(({ params: { html, ...params } }) => {
   const { blocks, apps } = parseSearchPage(html);
   if (!blocks) throw upstreamError('google-play', 'the search page carries no app data (a consent or bot-check page, or its layout changed)');
   if (!apps.length) throw notFound('No Google Play app matches');

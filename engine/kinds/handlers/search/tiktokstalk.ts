@@ -1,7 +1,7 @@
 import { notFound, upstreamError } from '../../../core/errors.js';
 import { PageData } from '../../../features/tools/html/page-data.js';
-import { readInPool } from '../cpu-pool.js';
-import { handler, pureHandler } from '../../../contract/handler.js';
+import { runPoolTask } from '../pool-tasks.js';
+import { handler, poolTask } from '../../../contract/handler.js';
 import type { Params } from '../params.generated.js';
 
 /**
@@ -46,11 +46,11 @@ export default handler<Params['search/tiktokstalk']>(async ({ params, call, setu
     signal: call.signal,
     notFound: 'No TikTok account has this username',
   });
-  return readInPool('search/tiktokstalk#extract', { html }, { signal: call.signal, services: setup });
+  return runPoolTask('search/tiktokstalk#extract', { html }, { signal: call.signal, services: setup });
 });
 
 /** The profile from the page's rehydration data, read in the code pool. */
-export const extract = pureHandler<{ html: string }>(({ params: { html } }) => {
+export const extract = poolTask<{ html: string }>()(({ params: { html } }) => {
   const detail = new PageData(html, UPSTREAM).scriptJson<Rehydration>('__UNIVERSAL_DATA_FOR_REHYDRATION__')?.__DEFAULT_SCOPE__?.['webapp.user-detail'];
   // a page without it is TikTok's bot check or a redesign: either way nothing to read
   if (!detail) throw upstreamError(UPSTREAM, 'the profile page carried no profile data (TikTok may be asking this server for a bot check)');

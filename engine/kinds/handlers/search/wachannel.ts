@@ -1,7 +1,7 @@
 import { notFound, upstreamError } from '../../../core/errors.js';
 import { PageData, displayCount } from '../../../features/tools/html/page-data.js';
-import { readInPool } from '../cpu-pool.js';
-import { handler, pureHandler } from '../../../contract/handler.js';
+import { runPoolTask } from '../pool-tasks.js';
+import { handler, poolTask } from '../../../contract/handler.js';
 import type { Params } from '../params.generated.js';
 
 /**
@@ -22,11 +22,11 @@ const FOLLOWERS = /(\d[\d,.]*\s*[KMB]?)\s+followers?/i;
 export default handler<Params['search/wachannel']>(async ({ params, call, setup }) => {
   const code = CODE.exec(params.url.trim())![1];
   const html = await setup.upstreams.text(UPSTREAM, { path: `/channel/${code}`, signal: call.signal, notFound: 'No WhatsApp channel has this link' });
-  return readInPool('search/wachannel#extract', { html, code }, { signal: call.signal, services: setup });
+  return runPoolTask('search/wachannel#extract', { html, code }, { signal: call.signal, services: setup });
 });
 
 /** The channel from its page's tags, read in the code pool. */
-export const extract = pureHandler<{ html: string; code: string }>(({ params: { html, code } }) => {
+export const extract = poolTask<{ html: string; code: string }>()(({ params: { html, code } }) => {
   const page = new PageData(html, UPSTREAM);
   const name = (page.meta('og:title') ?? page.texts('title')[0] ?? '').replace(TITLE_DECOR, '').trim();
   if (GENERIC.test(name)) throw notFound('No WhatsApp channel has this link (or it was removed)');

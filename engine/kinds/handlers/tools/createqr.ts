@@ -1,7 +1,7 @@
 import QRCode from 'qrcode';
 import { invalidParameter } from '../../../core/errors.js';
-import { runPure } from '../cpu-pool.js';
-import { handler, pureHandler } from '../../../contract/handler.js';
+import { runPoolTask } from '../pool-tasks.js';
+import { handler, poolTask } from '../../../contract/handler.js';
 import { FileOutput, hosted } from '../../../contract/file-output.js';
 import type { Params } from '../params.generated.js';
 
@@ -12,7 +12,7 @@ import type { Params } from '../params.generated.js';
  */
 export default handler<Params['tools/createqr']>(async ({ params, call, setup }) => {
   const { hosted: _hosted, ...draw } = params;
-  const image = (await runPure({ handler: 'tools/createqr#render', params: draw, options: {} }, { signal: call.signal, services: setup })) as FileOutput;
+  const image = await runPoolTask('tools/createqr#render', draw, { signal: call.signal, services: setup });
   // the bytes, or with hosted=true the stored image's link alone
   return image.withAnswer(hosted.url);
 });
@@ -24,7 +24,7 @@ export default handler<Params['tools/createqr']>(async ({ params, call, setup })
  */
 const BYTE_CAPACITY = { L: 2953, M: 2331, Q: 1663, H: 1273 } as const;
 
-export const render = pureHandler<Omit<Params['tools/createqr'], 'hosted'>>(async ({ params }) => {
+export const render = poolTask<Omit<Params['tools/createqr'], 'hosted'>>()(async ({ params }) => {
   try {
     return await draw(params);
   } catch (err) {

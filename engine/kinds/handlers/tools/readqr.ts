@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 import jsQRModule from 'jsqr';
 import { ApiError, invalidParameter } from '../../../core/errors.js';
-import { runPure } from '../cpu-pool.js';
-import { handler, pureHandler } from '../../../contract/handler.js';
+import { runPoolTask } from '../pool-tasks.js';
+import { handler, poolTask } from '../../../contract/handler.js';
 import type { Params } from '../params.generated.js';
 
 /**
@@ -19,13 +19,13 @@ const DECODE_MS = 10_000;
 
 export default handler<Params['tools/readqr']>(async ({ params, call, setup }) => {
   const { body } = await setup.http.fetchUserUrl(params.url, { timeoutMs: 15_000, signal: call.signal, maxBytes: MAX_IMAGE_BYTES, accept: 'image/*' });
-  return runPure({ handler: 'tools/readqr#decode', params: { image: body }, options: {} }, { signal: call.signal, services: setup, taskMs: DECODE_MS });
+  return runPoolTask('tools/readqr#decode', { image: body }, { signal: call.signal, services: setup, taskMs: DECODE_MS });
 });
 
 // jsqr is CommonJS with an ES-style default export: under NodeNext the function is `.default`
 const jsQR = jsQRModule.default;
 
-export const decode = pureHandler<{ image: Uint8Array }>(async ({ params }) => {
+export const decode = poolTask<{ image: Uint8Array }>()(async ({ params }) => {
   let raw, width;
   try {
     const image = sharp(params.image, { limitInputPixels: MAX_INPUT_PIXELS });
