@@ -14,6 +14,9 @@ import { json, type AdapterSetup, type Call, type Output } from './call.js';
  * the facts go: `{ image_url: hosted.url, format: 'png', width, height, size: hosted.size }`,
  * `hosted.url` alone, `[hosted.url]`. Without one the answer is `{url, size, mime, sha256}`
  * (or what the endpoint's adapter config asks for: the link alone with `fileResult: url`).
+ * A `cost: cpu` handler's file crosses back from its worker thread as bytes, extension and
+ * type only (kinds/handlers/cpu-task.ts): its answer is the adapter's, or the one the
+ * main-thread handler that ran it gives (`withAnswer`, as tools/createqr does).
  */
 export interface FileOptions {
   /** The hosted JSON answer, with `hosted.*` placeholders; filled in once the file is stored. */
