@@ -1,8 +1,7 @@
 import sharp from 'sharp';
 import { requireRoute } from '../../../features/ai/catalog.js';
 import { editImage } from '../../../features/ai/openai-api.js';
-import { fetchPhoto, PHOTO_MAX_PIXELS } from '../../../features/effects/photo-input.js';
-import { invalidParameter } from '../../../core/errors.js';
+import { fetchPhoto, PHOTO_MAX_PIXELS, unreadablePhoto } from '../../../features/effects/photo-input.js';
 import { handler } from '../../../contract/handler.js';
 import { FileOutput, hosted, wantsBytes } from '../../../contract/file-output.js';
 import type { Params } from '../params.generated.js';
@@ -32,7 +31,7 @@ export default handler<Params['tools/photoeditor']>(async ({ params, options, ca
     .png()
     .toBuffer()
     .catch(() => {
-      throw invalidParameter('url', `not a supported image, or over ${PHOTO_MAX_PIXELS / 1e6} megapixels`);
+      throw unreadablePhoto('url');
     });
   const edited = await editImage(
     { upstreams: setup.upstreams },
