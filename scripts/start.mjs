@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { BUILD_DIR, ROOT, buildIsStale } from './engine-sources.mjs';
 import { loadEnvFile } from './env-file.mjs';
 import { mallocRestartEnv } from './malloc-env.mjs';
+import { missingV8Args } from './v8-args.mjs';
 
 const ownEnv = { ...process.env };
 // .env (or ENV_FILE) first: the build and the engine both see the settings it holds
@@ -18,12 +19,14 @@ try {
   process.exit(1);
 }
 
-// glibc reads its allocator settings once, when a process starts: the server restarts in
-// place (same process id, nothing run yet; it reads the env file again) with the ones
-// malloc-env.mjs explains. Node 20 has no execve: there only settings in the real environment count.
+// glibc reads its allocator settings once, when a process starts, and V8 lays out the main
+// thread's heap then: the server restarts in place (same process id, nothing run yet; it
+// reads the env file again) with the settings malloc-env.mjs and the flags v8-args.mjs
+// explain. Node 20 has no execve: there only the real environment and command line count.
 const restartEnv = mallocRestartEnv(ownEnv, process.env, process.platform);
-if (restartEnv && typeof process.execve === 'function') {
-  process.execve(process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], restartEnv);
+const v8Args = missingV8Args(process.execArgv, process.env.NODE_OPTIONS);
+if ((restartEnv || v8Args.length) && typeof process.execve === 'function') {
+  process.execve(process.execPath, [process.execPath, ...v8Args, ...process.execArgv, ...process.argv.slice(1)], restartEnv ?? ownEnv);
 }
 if (envFile.file) process.stderr.write(`manifold: ${envFile.loaded.length} settings from ${path.relative(process.cwd(), envFile.file) || envFile.file}\n`);
 

@@ -10,6 +10,7 @@ import readline from 'node:readline';
 import t from 'tap';
 import { ROOT } from '../../engine/core/root.js';
 import { MALLOC_DEFAULTS, mallocRestartEnv } from '../../scripts/malloc-env.mjs';
+import { V8_ARGS, missingV8Args } from '../../scripts/v8-args.mjs';
 import { tempDataDir } from '../support/serve.js';
 
 t.test('the defaults the host left unset, the host winning, a setting from the env file applied', async (t) => {
@@ -30,6 +31,21 @@ t.test('the image sets the same values (it starts main.js directly, without npm 
   const env = /^ENV (MALLOC_\S+(?: MALLOC_\S+)*)$/m.exec(dockerfile);
   t.ok(env, 'an ENV line of MALLOC_ settings');
   t.same(Object.fromEntries(env![1].split(' ').map((kv) => kv.split('='))), MALLOC_DEFAULTS);
+});
+
+t.test('the main thread V8 flags: added unless the host gave them on the command line or in NODE_OPTIONS', async (t) => {
+  t.same(missingV8Args([], undefined), V8_ARGS);
+  t.same(missingV8Args(['--max-semi-space-size=16'], undefined), [], 'on the command line');
+  t.same(missingV8Args([], '--enable-source-maps --max_semi_space_size=2'), [], 'in NODE_OPTIONS, underscores or not');
+  t.same(missingV8Args(['--max-old-space-size=512'], ''), V8_ARGS, 'another flag');
+});
+
+t.test('the image passes the same flags (its CMD runs main.js directly)', async (t) => {
+  const dockerfile = fs.readFileSync(path.join(ROOT, 'deploy', 'Dockerfile'), 'utf8');
+  const cmd = /^CMD (\[.*\])$/m.exec(dockerfile);
+  t.ok(cmd, 'a CMD line');
+  const args = JSON.parse(cmd![1]) as string[];
+  t.same(args.slice(1, 1 + V8_ARGS.length), V8_ARGS);
 });
 
 const canRestart = typeof (process as { execve?: unknown }).execve === 'function' && process.platform === 'linux';
@@ -62,4 +78,6 @@ t.test('npm start runs the server with them, in the same process', { skip: canRe
   t.equal(environ.get('MALLOC_ARENA_MAX'), '4', "the host's value");
   t.equal(environ.get('MALLOC_MMAP_THRESHOLD_'), MALLOC_DEFAULTS.MALLOC_MMAP_THRESHOLD_, 'the default for what the host left unset');
   t.equal(environ.get('MALLOC_TRIM_THRESHOLD_'), MALLOC_DEFAULTS.MALLOC_TRIM_THRESHOLD_);
+  const cmdline = fs.readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
+  for (const arg of V8_ARGS) t.ok(cmdline.includes(arg), `started with ${arg}`);
 });
