@@ -72,19 +72,29 @@ interface ParamSource {
   list: boolean;
 }
 
-const sourcesByEndpoint = new WeakMap<Endpoint, ParamSource[]>();
+/** Where an endpoint's params are read from: its declared params, then the implicit ones it takes (the key aside). */
+interface ParamSources {
+  declared: ParamSource[];
+  implicit: string[];
+}
 
-function sourcesOf(endpoint: Endpoint): ParamSource[] {
+const sourcesByEndpoint = new WeakMap<Endpoint, ParamSources>();
+
+function sourcesOf(endpoint: Endpoint): ParamSources {
   let sources = sourcesByEndpoint.get(endpoint);
   if (!sources) {
-    sources = Object.entries(endpoint.params)
-      .filter(([, spec]) => spec.in !== 'file')
-      .map(([name, spec]) => ({
-        name,
-        from: spec.in === 'query' || spec.in === 'path' ? spec.in : 'body',
-        keys: [name, ...spec.aliases],
-        list: spec.schema.type === 'array',
-      }));
+    sources = {
+      declared: Object.entries(endpoint.params)
+        .filter(([, spec]) => spec.in !== 'file')
+        .map(([name, spec]) => ({
+          name,
+          from: spec.in === 'query' || spec.in === 'path' ? spec.in : 'body',
+          keys: [name, ...spec.aliases],
+          list: spec.schema.type === 'array',
+        })),
+      // looked up here once, not per request (implicitParamsOf builds a key string to find its list)
+      implicit: implicitParamsOf(endpoint).map(([name]) => name),
+    };
     sourcesByEndpoint.set(endpoint, sources);
   }
   return sources;
@@ -96,7 +106,8 @@ const bodyOrQuery = (input: RawInput, key: string): unknown => (Object.hasOwn(in
 /** Collect declared params from their sources (canonical name first, then aliases). */
 export function collectParams(endpoint: Endpoint, input: RawInput): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const source of sourcesOf(endpoint)) {
+  const { declared, implicit } = sourcesOf(endpoint);
+  for (const source of declared) {
     for (const key of source.keys) {
       const raw = source.from === 'query' ? input.query[key] : source.from === 'path' ? input.path[key] : bodyOrQuery(input, key);
       const value = present(raw, source.list);
@@ -106,7 +117,7 @@ export function collectParams(endpoint: Endpoint, input: RawInput): Record<strin
       }
     }
   }
-  for (const [name] of implicitParamsOf(endpoint)) {
+  for (const name of implicit) {
     const value = present(input.query[name] ?? bodyOrQuery(input, name), false);
     if (value !== undefined) out[name] = value;
   }

@@ -14,7 +14,8 @@ const PREFIX = /^\/as\/([^/]+)(\/.*)?$/;
 export function asHost(hosts: readonly HostDialect[] = loadHosts()): Middleware {
   const byHost = new Map(hosts.map((h) => [h.host, h.dialect]));
   return (ctx, next) => {
-    const match = PREFIX.exec(ctx.path);
+    // every request passes here: most are not /as/ ones, told apart without running the pattern
+    const match = ctx.path.startsWith('/as/') ? PREFIX.exec(ctx.path) : null;
     if (!match) return next();
     const dialect = byHost.get(match[1].toLowerCase());
     if (!dialect) throw notFound(`No such host to answer as: ${match[1]} (known: ${[...byHost.keys()].join(', ')})`);

@@ -97,7 +97,8 @@ export function endpointRunner(deps: EndpointDeps): EndpointRunner {
         const admitted = admit(ctx, deps, principal, endpoint.id, { quota: true, endpoint });
         if (admitted) await admitted;
       }
-      const query = ctx.query as Record<string, unknown>;
+      // Koa parses the query string into a new object (and a cache object) per request: most calls have none
+      const query = ctx.querystring ? (ctx.query as Record<string, unknown>) : NO_QUERY;
       const body = (ctx.request.body ?? query) as Record<string, unknown>;
       const collected = collectParams(endpoint, { query, body, path: pathParams });
       // called as one of the genre's hosts (/as/<host>): that host's shape, where the call does not ask for another
@@ -124,6 +125,9 @@ export function endpointRunner(deps: EndpointDeps): EndpointRunner {
     }
   };
 }
+
+/** The query of a request without a query string: shared, so frozen (params are collected into a new object); no prototype, as Koa's parsed query has none. */
+const NO_QUERY: Readonly<Record<string, unknown>> = Object.freeze(Object.create(null) as Record<string, unknown>);
 
 /** Public endpoints (no key) count against a budget per client address. */
 const anonymous = (ctx: Context, config: Config): Principal => ({ keyId: `ip:${ctx.ip}`, tier: 'personal', rpm: config.personalKeyRpm });

@@ -35,7 +35,7 @@ function readList(file: string): unknown[] {
   return list;
 }
 
-const random = <T>(list: T[]): T => list[Math.floor(Math.random() * list.length)];
+const randomIndex = (list: readonly unknown[]): number => Math.floor(Math.random() * list.length);
 
 export const dataset: AdapterKind<DatasetConfig> = {
   kind: 'dataset',
@@ -67,16 +67,18 @@ export const dataset: AdapterKind<DatasetConfig> = {
     const toResult = compileMapping(config.result);
     const live = config.live && liveSource(config.live, setup);
     // the data never changes: a picked item is mapped and serialised on its first pick, then
-    // answered as it is (held for each item picked: at most the data set's size)
-    const answers = new Map<unknown, Output>();
-    const answerOf = (item: unknown): Output => {
-      let answer = answers.get(item);
+    // answered as it is (held for each item picked: at most the data set's size), by position
+    // in the list, so an unfiltered pick is an array read rather than a hash of the item
+    const answers: (Output | undefined)[] = new Array(items.length);
+    const answerAt = (i: number): Output => {
+      let answer = answers[i];
       if (!answer) {
-        const result = toResult(item);
-        answers.set(item, (answer = json(result, JSON.stringify(result))));
+        const result = toResult(items[i]);
+        answers[i] = answer = json(result, JSON.stringify(result));
       }
       return answer;
     };
+    const filterParams = Object.values(config.filter ?? {});
     // `call.signal` is read only when there is upstream work: the engine makes the abort machinery on first read
     return async (call) => {
       const { params } = call;
@@ -84,13 +86,20 @@ export const dataset: AdapterKind<DatasetConfig> = {
         const answer = await live(params, call.signal).catch(() => undefined);
         if (answer !== undefined && answer !== null && answer !== '') return json(answer);
       }
-      const filtering = config.filter && Object.values(config.filter).some((param) => params[param] !== undefined);
-      const matching = filtering ? items.filter((item) => matches(item, config.filter!, params)) : items;
+      if (!anyGiven(filterParams, params)) return config.pick === 'all' ? json(toResult(items)) : answerAt(randomIndex(items));
+      const matching: number[] = [];
+      for (let i = 0; i < items.length; i++) if (matches(items[i], config.filter!, params)) matching.push(i);
       if (matching.length === 0) throw new ApiError('not_found', 'No entry matches the given parameters');
-      return config.pick === 'all' ? json(toResult(matching)) : answerOf(random(matching));
+      return config.pick === 'all' ? json(toResult(matching.map((i) => items[i]))) : answerAt(matching[randomIndex(matching)]);
     };
   },
 };
+
+/** Whether the caller gave any of the filter's params (a loop: this runs on every call). */
+function anyGiven(names: readonly string[], params: Record<string, unknown>): boolean {
+  for (const name of names) if (params[name] !== undefined) return true;
+  return false;
+}
 
 function matches(item: unknown, filter: Record<string, string>, params: Record<string, unknown>): boolean {
   return Object.entries(filter).every(([field, param]) => {
