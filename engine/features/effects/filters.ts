@@ -2,6 +2,7 @@ import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import { rng } from './random.js';
 import type { Filter } from './template.generated.js';
 import type { Ctx } from './paint.js';
+import { tracked } from './surfaces.js';
 
 /**
  * Post filters over the finished device-size image. Pixel filters work on one
@@ -47,7 +48,7 @@ export function applyFilters(canvas: Canvas, g: Ctx, filters: Filter[], scale: n
       }
       case 'pixelate': {
         const s = Math.max(2, Math.round(f.size * scale));
-        const small = createCanvas(Math.ceil(W / s), Math.ceil(H / s));
+        const small = tracked(createCanvas(Math.ceil(W / s), Math.ceil(H / s)));
         small.getContext('2d').drawImage(canvas, 0, 0, small.width, small.height);
         g.imageSmoothingEnabled = false;
         g.clearRect(0, 0, W, H);
@@ -62,7 +63,7 @@ export function applyFilters(canvas: Canvas, g: Ctx, filters: Filter[], scale: n
 }
 
 function snapshot(canvas: Canvas): Canvas {
-  const copy = createCanvas(canvas.width, canvas.height);
+  const copy = tracked(createCanvas(canvas.width, canvas.height));
   copy.getContext('2d').drawImage(canvas, 0, 0);
   return copy;
 }

@@ -7,6 +7,7 @@ import { CONTENT_TYPES, type ImageFormat } from './encode.js';
 import { PHOTO_MAX_PIXELS, photoUnreadable } from './photo-input.js';
 import { rng } from './random.js';
 import type { Template } from './template.generated.js';
+import { tracked } from './surfaces.js';
 
 /**
  * Manipulations of a client photo (the `image` adapter). sharp does the pixel
@@ -162,7 +163,7 @@ async function triggered(input: Uint8Array): Promise<RenderResult> {
   const photo = await decodePhoto(input, S + 40);
   const png: Buffer[] = [];
   for (let f = 0; f < frames; f++) {
-    const c = createCanvas(S, S + bar),
+    const c = tracked(createCanvas(S, S + bar)),
       g = c.getContext('2d');
     const k = Math.max((S + 24) / photo.width, (S + 24) / photo.height);
     g.drawImage(

@@ -1,6 +1,7 @@
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import { rng } from './random.js';
 import type { NoisePaint, Stops } from './template.generated.js';
+import { tracked } from './surfaces.js';
 
 /**
  * Procedural textures (clouds, smoke, lava veins, wood rings, marble, stone
@@ -40,7 +41,7 @@ function lattice(seed: number) {
 
 /** 256-entry RGBA lookup table from colour stops. */
 export function rampTable(stops: Stops): Uint8ClampedArray {
-  const canvas = createCanvas(256, 1);
+  const canvas = tracked(createCanvas(256, 1));
   const ctx = canvas.getContext('2d');
   const gradient = ctx.createLinearGradient(0, 0, 256, 0);
   for (const [offset, color] of stops) gradient.addColorStop(offset, color);
@@ -99,7 +100,7 @@ export function noiseTexture(paint: NoisePaint, width: number, height: number): 
     }
     return sum / norm;
   };
-  const small = createCanvas(gw, gh);
+  const small = tracked(createCanvas(gw, gh));
   const sctx = small.getContext('2d');
   const img = sctx.createImageData(gw, gh);
   const d = img.data;
@@ -144,7 +145,7 @@ export function noiseTexture(paint: NoisePaint, width: number, height: number): 
   }
   sctx.putImageData(img, 0, 0);
   if (step === 1) return small;
-  const out = createCanvas(width, height);
+  const out = tracked(createCanvas(width, height));
   const octx = out.getContext('2d');
   octx.imageSmoothingQuality = 'high';
   octx.drawImage(small, 0, 0, gw * step, gh * step);

@@ -1,6 +1,8 @@
 import { createCanvas, DOMMatrix, type Canvas, type CanvasGradient, type CanvasPattern, type SKRSContext2D } from '@napi-rs/canvas';
 import { noiseTexture } from './noise.js';
 import type { NoisePaint, Paint, PatternPaint } from './template.generated.js';
+import { LRUCache } from 'lru-cache';
+import { kept, releaseSurface, tracked } from './surfaces.js';
 
 export type Ctx = SKRSContext2D;
 export interface Rect {
@@ -90,7 +92,7 @@ export function fillPath(ctx: Ctx, paint: Paint, rect: Rect): void {
 /** A pattern repeated over w×h device pixels. */
 function tiled(paint: PatternPaint, w: number, h: number, k: number): Canvas {
   const tile = patternTile(paint);
-  const out = createCanvas(w, h);
+  const out = tracked(createCanvas(w, h));
   const g = out.getContext('2d');
   const tw = tile.width * k,
     th = tile.height * k;
@@ -100,20 +102,23 @@ function tiled(paint: PatternPaint, w: number, h: number, k: number): Canvas {
 
 /**
  * Textures are the costliest part of many templates and depend only on the
- * paint and the size, so each worker keeps the most recent ones.
+ * paint and the size, so each worker keeps the most recent ones — bounded in bytes, as a
+ * full-size texture is a 4 MiB surface (24 entries held up to ~100 MiB per worker). One
+ * larger than half the bound is drawn and released with the render instead.
  */
-const textureCache = new Map<string, Canvas>();
-const TEXTURE_CACHE_ENTRIES = 24;
+const TEXTURE_CACHE_BYTES = 16 * 1024 * 1024;
+const textureCache = new LRUCache<string, Canvas>({
+  maxSize: TEXTURE_CACHE_BYTES,
+  sizeCalculation: (c) => Math.max(1, c.width * c.height * 4),
+  dispose: (c) => releaseSurface(c),
+});
 function cached(paint: Paint, w: number, h: number, make: () => Canvas): Canvas {
   const key = `${JSON.stringify(paint)}@${w}x${h}`;
   let texture = textureCache.get(key);
-  if (texture) {
-    textureCache.delete(key);
-  } else {
+  if (!texture) {
     texture = make();
-    if (textureCache.size >= TEXTURE_CACHE_ENTRIES) textureCache.delete(textureCache.keys().next().value!);
+    if (w * h * 4 <= TEXTURE_CACHE_BYTES / 2) textureCache.set(key, kept(texture));
   }
-  textureCache.set(key, texture);
   return texture;
 }
 
@@ -125,7 +130,7 @@ function anchored(pattern: CanvasPattern, rect: Rect): CanvasPattern {
 /** One repeating tile: colours[0] is the ground, the rest draw the motif. */
 function patternTile(p: PatternPaint): Canvas {
   const s = p.size ?? 32;
-  const tile = createCanvas(Math.ceil(s), Math.ceil(s));
+  const tile = tracked(createCanvas(Math.ceil(s), Math.ceil(s)));
   const g = tile.getContext('2d');
   const [ground, ink, ink2 = ink, ink3 = ink2] = p.colors;
   const lw = (p.line ?? 0.25) * s;

@@ -7,6 +7,7 @@ import { registerFonts } from './fonts.js';
 import { drawTextLayer, layerText } from './text-layer.js';
 import { PHOTO_MAX_PIXELS, photoUnreadable } from './photo-input.js';
 import type { Template } from './template.generated.js';
+import { tracked } from './surfaces.js';
 
 export interface RenderParams {
   text?: string;
@@ -40,7 +41,7 @@ export async function decodePhoto(bytes: Uint8Array, maxSide: number): Promise<C
     throw photoUnreadable((err as Error).message);
   }
   const { data, info } = decoded;
-  const canvas = createCanvas(info.width, info.height);
+  const canvas = tracked(createCanvas(info.width, info.height));
   const g = canvas.getContext('2d');
   const img = g.createImageData(info.width, info.height);
   img.data.set(data);
@@ -56,7 +57,7 @@ export async function renderTemplate(t: Template, params: RenderParams, photo?: 
   const scale = params.size ? params.size / W : 1;
   const width = Math.round(W * scale),
     height = Math.round(H * scale);
-  const canvas = createCanvas(width, height);
+  const canvas = tracked(createCanvas(width, height));
   const g = canvas.getContext('2d');
   g.scale(scale, scale);
   const decoded = photo ? await decodePhoto(photo, Math.max(width, height)) : undefined;

@@ -4,6 +4,7 @@ import { glyphUnits } from './glyph-units.js';
 import { boxRect } from './background.js';
 import { isTexture, paintRect, toStyle, type Ctx, type Rect } from './paint.js';
 import type { TextLayer } from './template.generated.js';
+import { tracked } from './surfaces.js';
 
 /**
  * Lays out and paints one text layer: fitted size, optional letter spacing and
@@ -241,7 +242,7 @@ export function drawTextLayer(g: Ctx, layer: TextLayer, text: string, W: number,
     return;
   }
   // Faces go to their own layer so bevel/overlays stay inside the letters.
-  const face = createCanvas(Math.ceil(W * scale), Math.ceil(H * scale));
+  const face = tracked(createCanvas(Math.ceil(W * scale), Math.ceil(H * scale)));
   const f = face.getContext('2d');
   f.scale(scale, scale);
   place(f);
@@ -299,7 +300,7 @@ export function drawTextLayer(g: Ctx, layer: TextLayer, text: string, W: number,
   if (layer.reflection) {
     const m = f.getTransform();
     const bottom = m.f + (l.bounds.y + l.bounds.h) * m.d + (layer.reflection.gap ?? 0.04) * em * scale;
-    const mirror = createCanvas(face.width, face.height);
+    const mirror = tracked(createCanvas(face.width, face.height));
     const r = mirror.getContext('2d');
     r.translate(0, bottom * 2);
     r.scale(1, -1);

@@ -4,6 +4,7 @@ import type { RenderResult } from '../effects/render.js';
 import { avatar, BODY, BOLD, font, fitLine, nameColor, roundRect, stickerFonts, type Ctx } from './draw.js';
 import { playerClock } from '../../core/player-clock.js';
 import { invalidParameter } from '../../core/errors.js';
+import { tracked } from '../effects/surfaces.js';
 
 /**
  * Cards bots post: a Spotify-style "now playing" card, a member welcome (or goodbye)
@@ -201,7 +202,7 @@ const DRAW: Record<CardType, (g: Ctx, W: number, H: number, p: CardParams, image
 export async function renderCard(p: CardParams, image?: Canvas): Promise<RenderResult> {
   stickerFonts();
   const [W, H] = CARD_SIZES[p.type];
-  const canvas = createCanvas(W, H);
+  const canvas = tracked(createCanvas(W, H));
   DRAW[p.type](canvas.getContext('2d'), W, H, p, image);
   const data = await encode(Buffer.from(canvas.data().buffer), W, H, p.format);
   return { data, contentType: CONTENT_TYPES[p.format], format: p.format, width: W, height: H };

@@ -2,6 +2,7 @@ import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import { CONTENT_TYPES, encode, type ImageFormat } from '../effects/encode.js';
 import type { RenderResult } from '../effects/render.js';
 import { avatar, BODY, BOLD, font, nameColor, roundRect, stickerFonts, wrap } from './draw.js';
+import { tracked } from '../effects/surfaces.js';
 
 /**
  * The quote sticker (a chat message as a sticker, as "quotly" bots make them): a round
@@ -16,7 +17,7 @@ const AVATAR = 34,
 
 export async function renderQuote(p: { text: string; name: string; color: string; format: ImageFormat }, photo?: Canvas): Promise<RenderResult> {
   stickerFonts();
-  const measure = createCanvas(1, 1).getContext('2d');
+  const measure = tracked(createCanvas(1, 1)).getContext('2d');
   const bubbleX = AVATAR * 2 + GAP,
     maxText = SIDE - bubbleX - PAD * 2;
   // long messages get a smaller type so they stay a sticker, not a page
@@ -38,7 +39,7 @@ export async function renderQuote(p: { text: string; name: string; color: string
   const contentW = bubbleX + bubbleW,
     contentH = Math.max(bubbleH, AVATAR * 2);
 
-  const canvas = createCanvas(SIDE, SIDE);
+  const canvas = tracked(createCanvas(SIDE, SIDE));
   const g = canvas.getContext('2d');
   const k = Math.min(1, SIDE / contentW, SIDE / contentH);
   g.translate((SIDE - contentW * k) / 2, (SIDE - contentH * k) / 2);

@@ -5,6 +5,7 @@ import { registerFonts } from '../effects/fonts.js';
 import { CONTENT_TYPES, encode, type ImageFormat } from '../effects/encode.js';
 import type { RenderResult } from '../effects/render.js';
 import type { TextLayer } from '../effects/template.generated.js';
+import { tracked } from '../effects/surfaces.js';
 
 /**
  * Text stickers: `ttp` (one frame) and `attp` (animated, the text cycling through
@@ -27,7 +28,7 @@ const layer = (fill: string, font: string): TextLayer => ({
 
 function frame(text: string, fill: string, font: string, side: number): Buffer {
   registerFonts();
-  const canvas = createCanvas(side, side);
+  const canvas = tracked(createCanvas(side, side));
   drawTextLayer(canvas.getContext('2d'), layer(fill, font), text, side, side, 1);
   return Buffer.from(canvas.data().buffer);
 }

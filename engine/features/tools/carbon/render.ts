@@ -3,6 +3,7 @@ import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
 import { bundledLanguages, bundledThemes, createHighlighter, type BundledLanguage, type BundledTheme, type Highlighter } from 'shiki';
 import { detectLanguage } from './detect-language.js';
 import { FALLBACK_FAMILIES } from '../../effects/script-fonts.js';
+import { tracked } from '../../effects/surfaces.js';
 
 /**
  * Carbon-style code images: shiki tokenises the code with a VS Code theme (the same
@@ -54,7 +55,7 @@ export async function renderCarbon(options: CarbonOptions): Promise<{ png: Buffe
 
   const size = options.fontSize;
   const lineHeight = Math.round(size * 1.5);
-  const measure = createCanvas(1, 1).getContext('2d');
+  const measure = tracked(createCanvas(1, 1)).getContext('2d');
   measure.font = `${size}px "${FONT}", ${FALLBACK_FAMILIES}`;
   const charWidth = measure.measureText('M').width;
   const columns = Math.min(MAX_COLUMNS, Math.max(20, ...lines.map((line) => line.reduce((n, t) => n + t.content.length, 0))));
@@ -64,7 +65,7 @@ export async function renderCarbon(options: CarbonOptions): Promise<{ png: Buffe
   const windowWidth = Math.ceil(inner * 2 + gutter + columns * charWidth);
   const windowHeight = Math.ceil(titleBar + inner * 2 + lines.length * lineHeight);
   const pad = options.padding;
-  const canvas = createCanvas(windowWidth + pad * 2, windowHeight + pad * 2);
+  const canvas = tracked(createCanvas(windowWidth + pad * 2, windowHeight + pad * 2));
   const ctx = canvas.getContext('2d');
 
   if (options.background !== 'transparent') {
