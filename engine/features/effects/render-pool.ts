@@ -46,7 +46,8 @@ export class RenderPool {
       taskMs: RENDER_TASK_MS,
       // a queue of renders drains at a few per second per worker: wait longer than the code pool's 10 s
       queueWaitMs: 30_000,
-      resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
+      // a 16 MiB young generation (32 held ~16 MiB more per worker): renders allocate little JavaScript
+      resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
       idleMs: options.idleMs,
     });
     this.threads = this.pool.threads;

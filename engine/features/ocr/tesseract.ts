@@ -13,7 +13,7 @@ import { MEMORY_PROFILES } from '../../platform/settings/memory-profile.js';
  * Manifold; `npm i @tesseract.js-data/spa` adds Spanish). One worker per language is
  * started on first use and kept warm — start-up costs 1–3 s, a warm page ~0.3–0.6 s —
  * until it has been idle for OCR_IDLE_MS (by MEMORY_PROFILE: 60 s, or 10 s with `small`;
- * a worker holds ~100 MiB of WebAssembly memory that only its exit gives back), and every
+ * a worker holds ~80 MiB of WebAssembly memory that only its exit gives back), and every
  * worker is terminated on shutdown.
  */
 const require = createRequire(import.meta.url);

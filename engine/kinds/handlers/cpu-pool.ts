@@ -32,7 +32,8 @@ function startCpuPool(settings: CpuPoolSettings, idleMs: number | undefined): Bo
     threads: settings.threads,
     queue: settings.queue,
     taskMs: settings.taskMs ?? DEFAULT_TASK_MS,
-    resourceLimits: { maxOldGenerationSizeMb: memory, maxYoungGenerationSizeMb: Math.min(64, Math.ceil(memory / 8)), stackSizeMb: 4 },
+    // the young generation at most 16 MiB: each live worker holds what it grew to (32 by the old memory/8)
+    resourceLimits: { maxOldGenerationSizeMb: memory, maxYoungGenerationSizeMb: Math.min(16, Math.ceil(memory / 8)), stackSizeMb: 4 },
     idleMs,
   });
 }

@@ -12,15 +12,17 @@ export const MEMORY_PROFILES = {
     /** Worker threads of the code and render pools and onnxruntime's threads: unset, so each takes its own default (the cores). */
     threads: undefined,
     cacheMaxBytes: 64 * 1024 * 1024,
-    renderCacheMaxBytes: 32 * 1024 * 1024,
-    workerIdleMs: 10_000,
+    renderCacheMaxBytes: 16 * 1024 * 1024,
+    // short: a retired worker's V8 pages go back to the system ~8 s after it exits (V8's page
+    // pool), and two pools' workers overlapping between bursts held ~250 MiB more (bench/memory)
+    workerIdleMs: 5_000,
     ocrIdleMs: 60_000,
   },
   small: {
     threads: 1,
     cacheMaxBytes: 16 * 1024 * 1024,
-    renderCacheMaxBytes: 8 * 1024 * 1024,
-    workerIdleMs: 5_000,
+    renderCacheMaxBytes: 4 * 1024 * 1024,
+    workerIdleMs: 2_000,
     ocrIdleMs: 10_000,
   },
 } as const satisfies Record<string, MemoryProfileDefaults>;
