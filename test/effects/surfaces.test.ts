@@ -3,12 +3,12 @@
  * (engine/features/effects/surfaces.ts): tracked ones are resized to 1×1, kept ones are not,
  * and outside a task nothing is tracked.
  */
-import { createCanvas } from '@napi-rs/canvas';
+import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import t from 'tap';
 import { kept, releaseSurface, tracked, withSurfaces } from '../../engine/features/effects/surfaces.js';
 
 t.test('tracked canvases are released when the task settles, kept ones are not', async (t) => {
-  let a!: ReturnType<typeof createCanvas>, b!: ReturnType<typeof createCanvas>;
+  let a!: Canvas, b!: Canvas;
   const value = await withSurfaces(async () => {
     a = tracked(createCanvas(64, 32));
     b = kept(tracked(createCanvas(16, 16)));
@@ -23,7 +23,7 @@ t.test('tracked canvases are released when the task settles, kept ones are not',
 });
 
 t.test('a task that throws still releases its canvases', async (t) => {
-  let a!: ReturnType<typeof createCanvas>;
+  let a!: Canvas;
   await t.rejects(
     withSurfaces(async () => {
       a = tracked(createCanvas(8, 8));
