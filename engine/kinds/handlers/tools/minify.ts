@@ -10,8 +10,6 @@ import type { Params } from '../params.generated.js';
 
 const sizes = (code: string, output: string) => ({ result: output, originalSize: Buffer.byteLength(code), minifiedSize: Buffer.byteLength(output) });
 
-type Code = { code: string };
-
 export const js = pureHandler<Params['tools/minify#js']>(async ({ params }) => {
   try {
     const out = await nestingLimited('code', () => terser(params.code, { compress: true, mangle: true }));
