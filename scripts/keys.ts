@@ -23,7 +23,7 @@ import { TIERS } from '../engine/platform/auth/tiers.js';
 import { loadConfig } from '../engine/platform/config.js';
 import { rootCause } from '../engine/platform/db/unavailable.js';
 import { ApiError } from '../engine/core/errors.js';
-import { closeDatabase, database } from '../engine/platform/db/database.js';
+import { databaseTarget, openDatabase, type Database } from '../engine/platform/db/database.js';
 import { loadEnvFile } from './env-file.mjs';
 
 const RULES = '[--rpm N] [--daily N] [--expires DATE] [--allow PATTERN]… [--ips CIDR]… [--note TEXT]';
@@ -170,8 +170,11 @@ async function main(): Promise<number> {
   const config = loadConfig();
   // with REDIS_URL, a revocation also reaches instances that cannot read the database right now
   const revocations = createRevocations(config, silentLogger);
+  // the CLI's own connection, as a second process has: the server's engine holds another
+  let db: Database | undefined;
   try {
-    return await run(process.argv.slice(2), new KeyStore(database(config), { revocations }));
+    db = openDatabase(databaseTarget(config));
+    return await run(process.argv.slice(2), new KeyStore(db, { revocations }));
   } catch (error) {
     // parseArgs rejects unknown options with ERR_PARSE_ARGS_* codes; bad tier/label come as ApiError 400.
     const parseError = (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
@@ -187,7 +190,7 @@ async function main(): Promise<number> {
     throw error;
   } finally {
     await revocations?.close();
-    await closeDatabase(config);
+    await db?.close();
   }
 }
 

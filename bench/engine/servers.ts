@@ -15,7 +15,7 @@ import { tuneV8 } from '../../engine/core/v8-flags.js';
 import { authDeps, authenticateKey } from '../../engine/platform/auth/authenticate.js';
 import { keyBeforeBody } from '../../engine/platform/auth/key-from-request.js';
 import { KeyStore } from '../../engine/platform/auth/key-store.js';
-import { database } from '../../engine/platform/db/database.js';
+import { EngineDatabase } from '../../engine/platform/db/engine-database.js';
 import { UsageCounter } from '../../engine/platform/db/usage.js';
 import { enforceRateLimit } from '../../engine/platform/limits/enforce-rate-limit.js';
 import { MemoryRateLimiter } from '../../engine/platform/limits/memory-rate-limiter.js';
@@ -118,9 +118,10 @@ function koaKeyedServer(): http.Server {
   tuneV8();
   const list = quotes();
   const config = benchConfig();
-  const auth = authDeps(new KeyStore(() => database(config)), config);
+  const database = new EngineDatabase(config);
+  const auth = authDeps(new KeyStore(database), config);
   const limiter = new MemoryRateLimiter();
-  const usage = new UsageCounter(config);
+  const usage = new UsageCounter(database);
   const app = new Koa();
   app.silent = true;
   app.use(async (ctx) => {

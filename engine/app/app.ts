@@ -11,7 +11,7 @@ import type { SsrfGuard } from '../platform/http/ssrf-guard.js';
 import { createResultCache } from '../platform/cache.js';
 import type { FileStore } from '../platform/storage/files.js';
 import { createFileStore } from '../platform/storage/create-file-store.js';
-import { closeDatabase, database, databaseCircuit, databaseTarget } from '../platform/db/database.js';
+import { EngineDatabase } from '../platform/db/engine-database.js';
 import { UsageCounter } from '../platform/db/usage.js';
 import { DailyQuota } from '../platform/limits/daily-quota.js';
 import { authDeps } from '../platform/auth/authenticate.js';
@@ -58,6 +58,8 @@ export interface Engine {
   config: Config;
   files: FileStore;
   keys: KeyStore;
+  /** This engine's database, handed to every store that keeps state; closed by close(). */
+  database: EngineDatabase;
   /** What this engine started on first use (worker pools, children, listeners), closed by close(). */
   scope: EngineScope;
   /** The built-in routes, from the features (features.ts). */
@@ -79,6 +81,8 @@ export function createEngine(options: EngineOptions): Engine {
   const endpoints = options.endpoints ?? compiled!.endpoints;
   // what this engine starts on first use (pools, children, listeners): closed with it
   const scope = new EngineScope();
+  // this engine's database (and its circuit), opened on first use; a bad DATABASE_TIMEOUT_MS stops the boot here
+  const database = new EngineDatabase(config);
   const metrics = new EngineMetrics(scope);
   const files = createFileStore(config, logger);
   metrics.storage(
@@ -92,31 +96,34 @@ export function createEngine(options: EngineOptions): Engine {
     http,
   );
   const cache = createResultCache(config, logger, (outcome) => metrics.cacheLookup(outcome));
-  const registry = buildEndpointRegistry(endpoints, (endpoint) => ({ config, endpoint, manifestDir: endpoint.dir, http, upstreams, cache, files, scope }), {
-    eager: options.eager,
-    checked: compiled !== undefined && !options.eager,
-  });
-  databaseTarget(config); // a bad DATABASE_TIMEOUT_MS stops the boot, as other settings do, not the first request needing the database
+  const registry = buildEndpointRegistry(
+    endpoints,
+    (endpoint) => ({ config, endpoint, manifestDir: endpoint.dir, http, upstreams, cache, files, scope, database }),
+    {
+      eager: options.eager,
+      checked: compiled !== undefined && !options.eager,
+    },
+  );
   const features = engineFeatures();
   for (const feature of features) feature.check?.(config, scope); // so do the settings of features that start later
   const revocations = createRevocations(config, logger);
-  const store = new KeyStore(() => database(config), { cacheTtlMs: keyCacheTtlMs(config.env), revocations });
+  const store = new KeyStore(database, { cacheTtlMs: keyCacheTtlMs(config.env), revocations });
   const limiter = createRateLimiter(config, logger);
   const auth = authDeps(store, config);
 
-  const usage = new UsageCounter(config);
-  const jobs = new Jobs({ config, registry, files, http, logger, usage, metrics });
-  const quota = new DailyQuota(config);
+  const usage = new UsageCounter(database);
+  const jobs = new Jobs({ config, database, registry, files, http, logger, usage, metrics });
+  const quota = new DailyQuota(database);
 
   // the features' built-in routes, one table: dispatched, listed and documented like the manifests
   const builtins: Builtin[] = [];
   // the circuits in front of dependencies, for /metrics
   const circuits = (): CircuitReading[] => [
-    ['database', databaseCircuit(config)],
+    ['database', database.circuit],
     ['rate-limit store', limiter.circuit],
     ['result cache', cache.circuit],
   ];
-  const context: FeatureContext = { config, scope, registry, store, usage, quota, files, logger, metrics, jobs, builtins: () => builtins, circuits };
+  const context: FeatureContext = { config, scope, database, registry, store, usage, quota, files, logger, metrics, jobs, builtins: () => builtins, circuits };
   for (const feature of features) builtins.push(...(feature.routes?.(context) ?? []));
 
   // the client's address is decided by TRUST_PROXY in requestContext (http/client-ip.ts), not by Koa's all-or-nothing `proxy`
@@ -153,6 +160,7 @@ export function createEngine(options: EngineOptions): Engine {
     config,
     files,
     keys: store,
+    database,
     scope,
     builtins,
     async start() {
@@ -170,7 +178,8 @@ export function createEngine(options: EngineOptions): Engine {
         ...features.map((f) => f.close?.()),
         tracing?.then((t) => t?.close()),
       ]);
-      await closeDatabase(config);
+      // last: the stores above write their last counts and states to it as they close
+      await database.close();
     },
   };
 }

@@ -72,6 +72,7 @@ function healthFeature(): Feature {
     routes(c) {
       readiness = new Readiness({
         config: c.config,
+        database: c.database,
         logger: c.logger,
         pingFiles: c.files.ping && ((signal) => c.files.ping!(signal)),
         pingQueue: c.jobs.ping && ((signal) => c.jobs.ping!(signal)),
@@ -91,12 +92,12 @@ function tempMailReceiver(): Feature {
   return {
     name: 'temp-mail SMTP receiver',
     check: (config) => void tempMailSettings(config),
-    async start({ config, files, logger }) {
+    async start({ config, database, files, logger }) {
       const mail = tempMailSettings(config);
       if (!mail.domain || mail.smtpPort === undefined) return;
       // loaded only when configured: the SMTP server and the MIME parser are heavy
       const { startTempMail } = await import('../features/tempmail/smtp.js');
-      const started = await startTempMail({ config, files, port: mail.smtpPort });
+      const started = await startTempMail({ config, database, files, port: mail.smtpPort });
       server = started;
       logger.info({ msg: 'smtp listening', port: started.port, domain: mail.domain });
     },

@@ -7,6 +7,7 @@ import type { CostClass, Endpoint } from '../core/manifest-types.js';
 import type { FileStore, OpenedFile } from '../platform/storage/files.js';
 import type { Tier } from '../platform/auth/tiers.js';
 import type { EngineScope } from '../platform/scope.js';
+import type { EngineDatabase } from '../platform/db/engine-database.js';
 
 /**
  * The one interface every adapter kind implements. An adapter turns validated
@@ -54,6 +55,8 @@ export interface AdapterSetup {
    * one process share none of it.
    */
   scope: EngineScope;
+  /** This engine's database (short links, temp mail, the media cache, conversation memory): handed in, like the scope. */
+  database: EngineDatabase;
 }
 
 /** What a pool or a long-lived service needs to find its engine's instance: the engine's scope, and its settings. */

@@ -1,5 +1,6 @@
 import type { Config } from '../platform/config.js';
 import type { EngineScope } from '../platform/scope.js';
+import type { EngineDatabase } from '../platform/db/engine-database.js';
 import type { EndpointRegistry } from './endpoint-registry.js';
 import type { KeyStore } from '../platform/auth/key-store.js';
 import type { UsageCounter } from '../platform/db/usage.js';
@@ -30,6 +31,8 @@ export interface FeatureContext {
   config: Config;
   /** What the engine starts on first use and stops when it closes (pools, services). */
   scope: EngineScope;
+  /** This engine's database, which every store below keeps its state in; the engine closes it last. */
+  database: EngineDatabase;
   registry: EndpointRegistry;
   store: KeyStore;
   usage: UsageCounter;

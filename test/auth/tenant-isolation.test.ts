@@ -68,7 +68,7 @@ async function call(method: string, route: string, params: Record<string, string
 }
 
 t.test('temp mail: another key gets 404 for the inbox, messages and deletion, and cannot take a chosen name over', async (t) => {
-  const store = new TempMailStore(served.engine.config);
+  const store = new TempMailStore(served.engine.database);
   const generate = async (key: string, name?: string) => {
     const answers = [];
     for (const e of byHandler('tempmail-generate')) {

@@ -148,7 +148,7 @@ if (!haveChromium()) {
     await page.getByText('No jobs yet.').waitFor();
     t.pass('an empty job list says so');
     // two job records (the engine is not started, so no worker takes them): one waiting, one done
-    const store = new JobStore(served.engine.config);
+    const store = new JobStore(served.engine.database);
     const waiting = await store.create({ keyId: 'test', endpoint: 'GET /api/tools/web2zip', params: {} });
     const done = await store.create({ keyId: 'test', endpoint: 'GET /api/tools/web2zip', params: {} });
     await store.start(done.id);

@@ -192,8 +192,8 @@ t.test('one pooled connection killed server-side (pg_terminate_backend): the req
     t.comment(`${what}: the next requests in ${answers.map((a) => a.ms).join(', ')} ms`);
   };
 
-  // a query in flight on the engine's pool (its database, shared by URL) when its backend is terminated
-  const db = await readyDatabase({ dataDir: 'unused: a PostgreSQL URL', env: { DATABASE_URL: url } });
+  // a query in flight on the engine's pool when its backend is terminated
+  const db = await readyDatabase(served.engine.database);
   const inFlight = sql`select pg_sleep(${TIMEOUT_MS / 1000 - 1})`.execute(db.kysely).catch((err: unknown) => err);
   let sleeping: number[] = [];
   while (!(sleeping = await backends("query like 'select pg_sleep%'")).length) await new Promise((resolve) => setTimeout(resolve, 20));

@@ -5,10 +5,12 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { sql } from 'kysely';
 import { loadConfig } from '../../engine/platform/config.js';
-import { closeDatabase, database, openDatabase, readyDatabase } from '../../engine/platform/db/database.js';
+import { openDatabase, readyDatabase, type Database } from '../../engine/platform/db/database.js';
+import { EngineDatabase } from '../../engine/platform/db/engine-database.js';
 import { Sqlite } from '../../engine/platform/db/sqlite-driver.js';
 import { MIGRATION_NAMES } from '../../engine/platform/db/migrations.js';
 import { testDialects } from '../support/dialects.js';
+import { startPostgres } from '../support/postgres.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dialects = await testDialects(t);
@@ -22,28 +24,62 @@ function migrateInChild(where: string) {
   return new Promise<{ code: number | null; output: string }>((resolve) => child.once('close', (code) => resolve({ code, output })));
 }
 
-t.test('sqlite: database() creates DATA_DIR, uses WAL and shares one database per configuration', async (t) => {
+t.test("sqlite: an engine's database creates DATA_DIR, uses WAL, and is opened afresh after a close", async (t) => {
   const dataDir = path.join(t.testdir(), 'nested', 'data');
-  const config = loadConfig({ DATA_DIR: dataDir });
-  t.teardown(() => closeDatabase(config));
-  const db = await readyDatabase(config);
+  const engineDb = new EngineDatabase(loadConfig({ DATA_DIR: dataDir }));
+  t.teardown(() => engineDb.close());
+  const db = await readyDatabase(engineDb);
   t.equal(db.dialect, 'sqlite');
   t.ok(fs.existsSync(path.join(dataDir, 'manifold.db')));
   t.equal(db.sqlite!.pragma('journal_mode', { simple: true }), 'wal');
   t.equal(db.sqlite!.pragma('busy_timeout', { simple: true }), 5000);
-  t.equal(database(loadConfig({ DATA_DIR: dataDir + '/' })), db, 'same file, same database');
-  await closeDatabase(config);
-  t.ok(db.closed);
-  const reopened = database(config);
+  t.equal(engineDb.current(), db, 'one connection per engine, kept while open');
+  t.equal(engineDb.circuit, undefined, 'SQLite has no circuit');
+  await engineDb.close();
+  t.ok(db.closed, "closing the engine's database closes its connection");
+  const reopened = engineDb.current();
   t.not(reopened, db, 'a closed database is replaced on next use');
   await reopened.ready;
+});
+
+t.test('sqlite: two engines on one file hold a connection each, and their transactions take turns', async (t) => {
+  const config = loadConfig({ DATA_DIR: t.testdir() });
+  const [a, b] = [new EngineDatabase(config), new EngineDatabase(config)];
+  t.teardown(() => Promise.all([a.close(), b.close()]));
+  const [dbA, dbB] = await Promise.all([readyDatabase(a), readyDatabase(b)]);
+  t.not(dbA, dbB, 'not one shared database');
+  t.not(dbA.sqlite, dbB.sqlite, 'two connections');
+  // Each transaction reads, yields, then writes. Without the turns, the second
+  // connection's BEGIN IMMEDIATE would sleep in SQLite's busy handler on this thread
+  // while the first's transaction waited for it: SQLITE_BUSY after the busy timeout.
+  const write = (db: Database, i: number) =>
+    db.kysely.transaction().execute(async (trx) => {
+      const before = await trx.selectFrom('short_links').select('code').execute();
+      await trx
+        .insertInto('short_links')
+        .values({ code: `c${i}`, url: `https://example.com/${before.length}`, created_at: 'now' })
+        .execute();
+    });
+  const outcomes = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => write(i % 2 ? dbB : dbA, i)));
+  t.same(
+    outcomes.filter((o) => o.status === 'rejected'),
+    [],
+    'every transaction committed',
+  );
+  const rows = await dbB.kysely.selectFrom('short_links').select('url').execute();
+  t.equal(rows.length, 20);
+  t.equal(new Set(rows.map((r) => r.url)).size, 20, 'each read saw every commit before it: one at a time');
+  await a.close();
+  t.ok(dbA.closed && !dbB.closed, "closing one engine's database leaves the other's open");
+  t.equal((await dbB.kysely.selectFrom('short_links').select('code').execute()).length, 20, 'and working');
 });
 
 t.test('postgres: DATABASE_URL selects PostgreSQL; bigint columns read back as numbers', async (t) => {
   const url = (await dialects[1].env(t)).DATABASE_URL;
   const config = loadConfig({ DATA_DIR: t.testdir(), DATABASE_URL: url });
-  t.teardown(() => closeDatabase(config));
-  const db = await readyDatabase(config);
+  const engineDb = new EngineDatabase(config);
+  t.teardown(() => engineDb.close());
+  const db = await readyDatabase(engineDb);
   t.equal(db.dialect, 'postgres');
   t.notOk(fs.existsSync(path.join(config.dataDir, 'manifold.db')), 'no SQLite file is made');
   await db.kysely.insertInto('media_files').values({ key: 'k', name: 'n', size: 5_000_000_000, created_at: 1, expires_at: 2, meta: '{}' }).execute();
@@ -89,18 +125,26 @@ t.test('postgres: an unreachable server fails ready with the reason', async (t) 
   t.match(((err as Error).cause as Error).message, /Database migration .*failed: .*(ECONNREFUSED|connect)/, 'the reason kept as its cause');
 });
 
-t.test('postgres: a shared database whose server was down is opened afresh on next use', async (t) => {
-  const url = (await dialects[1].env(t)).DATABASE_URL;
-  // the same database through a port nothing listens on, then through the real one: what an instance sees when it starts before PostgreSQL
-  let env: Record<string, string> = { DATA_DIR: t.testdir(), DATABASE_URL: url.replace(/:\d+\//, ':1/') };
-  const config = () => loadConfig(env);
-  const down = database(config());
-  await t.rejects(down.ready);
-  t.equal(database(config()) === down, false, 'not kept after failing');
-  await closeDatabase(config());
-  env = { ...env, DATABASE_URL: url };
-  t.teardown(() => closeDatabase(config()));
-  t.equal((await readyDatabase(config())).dialect, 'postgres', 'reachable now');
+t.test("postgres: an engine's database whose server was down is opened afresh on next use, keeping its circuit", async (t) => {
+  // a server of its own, stopped and started: what an instance sees when it starts before PostgreSQL
+  const postgres = await startPostgres(t);
+  const url = await postgres.newDatabase();
+  const engineDb = new EngineDatabase(loadConfig({ DATA_DIR: t.testdir(), DATABASE_URL: url }));
+  t.teardown(() => engineDb.close());
+  t.equal(engineDb.circuit, undefined, 'no circuit before first use');
+  await postgres.stop();
+  const down = engineDb.current();
+  await t.rejects(down.ready, { code: 'database_unavailable' });
+  t.ok(engineDb.circuit !== undefined, 'its circuit exists once used');
+  const again = engineDb.current();
+  t.not(again, down, 'not kept after failing');
+  await t.rejects(again.ready);
+  await postgres.start();
+  t.equal((await readyDatabase(engineDb)).dialect, 'postgres', 'reachable now');
+  const other = new EngineDatabase(loadConfig({ DATA_DIR: t.testdir(), DATABASE_URL: url }));
+  t.teardown(() => other.close());
+  await readyDatabase(other);
+  t.not(other.current(), engineDb.current(), 'another engine on the same server has a pool of its own');
 });
 
 t.test('sqlite: a database made before this layer keeps its state', async (t) => {

@@ -10,7 +10,6 @@
  */
 import { once } from 'node:events';
 import t from 'tap';
-import { database } from '../../engine/platform/db/database.js';
 import { startPostgres } from '../support/postgres.js';
 import { TEST_ADMIN_TOKEN } from '../support/tokens.js';
 import { serve, TEST_KEY, type Served } from '../support/serve.js';
@@ -41,7 +40,7 @@ const envOf = (name: string) => ({
   DATABASE_TIMEOUT_MS: String(TIMEOUT_MS),
   REDIS_URL: redis?.url,
 });
-const circuitOf = (served: Served) => database(served.engine.config).circuit;
+const circuitOf = (served: Served) => served.engine.database.circuit;
 
 interface Answer {
   status: number;

@@ -79,7 +79,7 @@ t.test('cancel a running job and a queued one; finished jobs, other keys and the
   );
 
   // the admin: any key's job, shown with its key
-  const waiting = await new JobStore(served.engine.config).create({ keyId: other.id, endpoint: 'GET /api/tools/web2zip', params: { url: site } });
+  const waiting = await new JobStore(served.engine.database).create({ keyId: other.id, endpoint: 'GET /api/tools/web2zip', params: { url: site } });
   t.equal((await call(`/api/admin/jobs/${waiting.id}/cancel`, asTest, 'POST')).status, 403, 'an API key is not the admin token');
   const byAdmin = await call(`/api/admin/jobs/${waiting.id}/cancel`, ADMIN, 'POST');
   t.match(byAdmin, { status: 200, body: { result: { job_id: waiting.id, key_id: other.id, status: 'cancelled', error: { message: /administrator/ } } } });

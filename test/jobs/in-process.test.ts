@@ -59,7 +59,7 @@ t.test('bad requests never become jobs; callback_url passes the SSRF guard', asy
   t.match(notUrl, { status: 400, body: { error: 'invalid_parameter', details: [{ param: 'callback_url' }] } });
   const withoutAsync = await get(`${served.url}/api/tools/web2zip?url=https://example.com/&callback_url=https://example.com/hook`);
   t.match(withoutAsync, { status: 400, body: { details: [{ param: 'callback_url' }] } });
-  t.same(await new JobStore(served.engine.config).counts(), { queued: 0, active: 0, completed: 0, failed: 0, cancelled: 0 }, 'no job recorded');
+  t.same(await new JobStore(served.engine.database).counts(), { queued: 0, active: 0, completed: 0, failed: 0, cancelled: 0 }, 'no job recorded');
 });
 
 t.test('a failed job keeps the error the synchronous call answers, and its webhook is signed', async (t) => {
@@ -83,7 +83,7 @@ t.test('jobs left unfinished by a shutdown run when the instance starts again', 
   const dataDir = tempDataDir();
   const first = await serve({ DATA_DIR: dataDir }, { endpoints: web2zip });
   // recorded but never run: as if the process had stopped right after the 202
-  const store = new JobStore(first.engine.config);
+  const store = new JobStore(first.engine.database);
   const waiting = await store.create({ keyId: 'test', endpoint: 'GET /api/tools/web2zip', params: { url: site } });
   await first.close();
 

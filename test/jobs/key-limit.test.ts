@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import t from 'tap';
-import { database, openDatabase, type Database } from '../../engine/platform/db/database.js';
+import { openDatabase, type Database } from '../../engine/platform/db/database.js';
 import { JobStore } from '../../engine/pipeline/jobs/store.js';
 import { testDialects } from '../support/dialects.js';
 import { serve, TEST_KEY } from '../support/serve.js';
@@ -27,7 +27,7 @@ for (const dialect of dialects) {
     // no engine.start(): nothing runs the jobs, so every accepted one stays unfinished
     const served = await serve({ ...(await dialect.env(t)), TEST_KEY_MAX_JOBS: String(LIMIT) }, { endpoints: web2zip });
     t.teardown(() => served.close());
-    await warm(database(served.engine.config));
+    await warm(served.engine.database.current());
     const answers = await Promise.all(
       Array.from({ length: AT_ONCE }, async (_, i) => {
         const res = await fetch(`${served.url}/api/tools/web2zip?url=${encodeURIComponent(`https://example.com/?n=${i}`)}&async=true`, {
@@ -56,13 +56,13 @@ for (const dialect of dialects) {
         },
         'the 429 as before',
       );
-    const store = new JobStore(served.engine.config);
+    const store = new JobStore(served.engine.database);
     t.equal(await store.pending('test'), LIMIT, `${LIMIT} jobs recorded`);
     t.same(await store.counts(), { queued: LIMIT, active: 0, completed: 0, failed: 0, cancelled: 0 });
   });
 }
 
-// SQLite has one connection per process (the engine shares it); PostgreSQL also as two instances with pools of their own
+// SQLite once (two connections of one process take turns: connect.ts); PostgreSQL also as two instances with pools of their own
 const cases = dialects.flatMap((dialect) =>
   dialect.name === 'postgres'
     ? [

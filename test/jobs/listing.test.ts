@@ -20,7 +20,7 @@ for (const dialect of await testDialects(t)) {
       return { status: res.status, body: await res.json() };
     };
     // records only: the engine is not started, so no worker takes them
-    const store = new JobStore(served.engine.config);
+    const store = new JobStore(served.engine.database);
     const owner = await served.engine.keys.create({ tier: 'personal', label: 'owner' });
     const asOwner = { 'X-API-Key': owner.key };
     const made: string[] = [];

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { loadConfig } from '../../engine/platform/config.js';
-import { closeDatabase } from '../../engine/platform/db/database.js';
+import { EngineDatabase } from '../../engine/platform/db/engine-database.js';
 import { createHttpClient } from '../../engine/platform/http/client.js';
 import { Jobs } from '../../engine/pipeline/jobs/service.js';
 import type { Endpoint } from '../../engine/core/manifest-types.js';
@@ -19,11 +19,12 @@ t.test('a submission while Redis does not answer fails with 503 and leaves no pe
   const redis = await startRedisServer(t, t.testdir());
   if (!redis) throw new Error('redis-server is not installed: apt-get install -y redis-server');
   const config = loadConfig({ REDIS_URL: redis.url, DATA_DIR: tempDataDir(), MANIFOLD_ROLE: 'api', ALLOW_PRIVATE_URLS: '1' });
-  const jobs = new Jobs({ config, registry: {} as EndpointRegistry, files: {} as FileStore, http: createHttpClient(config), logger: silentLogger });
+  const database = new EngineDatabase(config);
+  const jobs = new Jobs({ config, database, registry: {} as EndpointRegistry, files: {} as FileStore, http: createHttpClient(config), logger: silentLogger });
   t.teardown(async () => {
     redis.thaw();
     await jobs.close();
-    await closeDatabase(config);
+    await database.close();
   });
   const submission = {
     endpoint: { id: 'GET /api/tools/web2zip', limits: { timeoutMs: 1000 } } as Endpoint,

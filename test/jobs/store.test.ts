@@ -132,7 +132,7 @@ t.test('sqlite: migration 0008 rebuilds the jobs table with its rows and indexes
 t.test('GET /api/jobs/:id answers the owner in the contract shape and 404 to anyone else', async (t) => {
   const served = await serve({ ADMIN_TOKEN: TEST_ADMIN_TOKEN });
   t.teardown(() => served.close());
-  const store = new JobStore(served.engine.config);
+  const store = new JobStore(served.engine.database);
   const job = await store.create({ keyId: 'test', endpoint: 'GET /api/tools/web2zip', params: { url: 'https://example.com' } });
   await store.start(job.id);
   await store.complete(job.id, { url: 'http://x/files/a.zip' });

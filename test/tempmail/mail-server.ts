@@ -9,7 +9,7 @@ const endpoints = loadEndpoints(path.join(ENDPOINTS_DIR, 'tempgen')).filter((e) 
 /** An engine serving the temp-mail endpoints with its SMTP receiver, closed at the test's end; `api` calls a route with the test key. */
 export async function mailServer(t: { teardown(fn: () => unknown): void }, env: Record<string, string | undefined>) {
   const served = await serve({ MAIL_DOMAIN: 'mail.test', ...env }, { endpoints });
-  const smtp = await startTempMail({ config: served.engine.config, files: served.engine.files, port: 0 });
+  const smtp = await startTempMail({ config: served.engine.config, database: served.engine.database, files: served.engine.files, port: 0 });
   t.teardown(async () => {
     await smtp.close();
     await served.close();

@@ -35,7 +35,7 @@ export const DEFAULT_MEMORY_LIMITS: MemoryLimits = { maxMessages: 20, maxChars: 
 export class ConversationMemory {
   readonly #db: () => Promise<Database>;
 
-  /** On the engine's shared database for `config`, or on one given database (tests). */
+  /** On the engine's database, or on one given database (tests). */
   constructor(
     source: DatabaseSource,
     private readonly limits: MemoryLimits = DEFAULT_MEMORY_LIMITS,

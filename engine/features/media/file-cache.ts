@@ -39,7 +39,7 @@ export class MediaFileCache {
   private used?: Database;
 
   constructor(
-    /** The engine's shared database for this configuration, or one given database (tests). */
+    /** The engine's database, or one given database (tests). */
     source: DatabaseSource,
     private readonly files: FileStore,
     private readonly ttlS: number,
@@ -133,7 +133,7 @@ export class MediaFileCache {
   /** Sweep every `everyMs` (a timer that never keeps the process alive). */
   startJanitor(everyMs: number): void {
     this.timer ??= setInterval(() => {
-      // the engine closes the shared database at shutdown; this cache is done then
+      // the engine closes its database at shutdown; this cache is done then
       // a failed removal keeps its row (see drop), so the next sweep retries it
       if (!this.used?.closed) void this.sweep().catch(() => undefined);
       else this.stopJanitor();

@@ -17,7 +17,7 @@ import { mediaSettings, type MediaSettings } from './settings.js';
 import { infoArgs, runInfo, searchArgs, writeInfoFile, type YtInfo } from './ytdlp.js';
 
 /** What the media service uses of its engine's setup. */
-type MediaSetup = Pick<AdapterSetup, 'config' | 'files' | 'http' | 'scope'>;
+type MediaSetup = Pick<AdapterSetup, 'config' | 'files' | 'http' | 'scope' | 'database'>;
 
 /**
  * The media jobs of one engine instance, shared by every downloader endpoint: the
@@ -51,7 +51,7 @@ export class MediaService {
   constructor(private readonly setup: MediaSetup) {
     this.settings = mediaSettings(setup.config);
     this.slots = new JobSlots(this.settings.concurrency, this.settings.queue);
-    this.cache = new MediaFileCache(setup.config, setup.files, this.settings.fileTtlS, this.settings.diskQuotaBytes, `${setup.config.publicBaseUrl}/files`);
+    this.cache = new MediaFileCache(setup.database, setup.files, this.settings.fileTtlS, this.settings.diskQuotaBytes, `${setup.config.publicBaseUrl}/files`);
     this.cache.startJanitor(Math.min(this.settings.fileTtlS * 500, 60_000));
     this.tempDir = setup.files.tempDir;
     this.cookies = cookiePools(setup);

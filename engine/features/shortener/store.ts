@@ -30,7 +30,7 @@ export function randomCode(length = CODE_LENGTH): string {
 export class ShortLinkStore {
   readonly #db: () => Promise<Database>;
 
-  /** On the engine's shared database for `config`, or on one given database (tests). */
+  /** On the engine's database, or on one given database (tests). */
   constructor(source: DatabaseSource) {
     this.#db = () => readyDatabase(source);
   }

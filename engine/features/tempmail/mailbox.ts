@@ -3,12 +3,13 @@ import type { Caller } from '../../contract/call.js';
 import { TEST_KEY_ID } from '../../platform/auth/authenticate.js';
 import { sha256Hex } from '../../platform/auth/constant-time.js';
 import type { Config } from '../../platform/config.js';
+import type { DatabaseSource } from '../../platform/db/database.js';
 import { invalidParameter, missingParameter, notFound } from '../../core/errors.js';
 import { tempMailSettings } from './settings.js';
 import { TempMailStore, type AddressOwner } from './store.js';
 
 /**
- * What the temp mail endpoints share: the store and settings for the engine's config,
+ * What the temp mail endpoints share: the store (in the engine's database) and settings,
  * the owner a new address gets, and the check that an address is one of ours, alive and
  * the caller's. Addresses live TEMPMAIL_TTL_SECONDS. An address is named by `email`, or
  * the first generation's way (1secmail's): `username` plus `domain` (which defaults to
@@ -23,9 +24,9 @@ import { TempMailStore, type AddressOwner } from './store.js';
  */
 const NOT_YOURS = 'No such address for this key, or it expired; generate a new one (on the shared test key, send the token handed out with the address)';
 
-export function tempMail(config: Config) {
+export function tempMail(config: Config, database: DatabaseSource) {
   const settings = tempMailSettings(config);
-  const store = new TempMailStore(config);
+  const store = new TempMailStore(database);
   const mailbox = async (params: { email?: string; username?: string; domain?: string; token?: string }, caller: Caller) => {
     const split = params.email === undefined && params.username !== undefined;
     if (params.email === undefined && !split) throw missingParameter('email');

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerDataStream } from 'smtp-server';
 import { simpleParser, type AddressObject } from 'mailparser';
 import type { Config } from '../../platform/config.js';
+import type { DatabaseSource } from '../../platform/db/database.js';
 import type { FileStore } from '../../platform/storage/files.js';
 import { sanitize } from '../tools/html/sanitize.js';
 import { tempMailSettings } from './settings.js';
@@ -19,11 +20,11 @@ export interface TempMailServer {
   close(): Promise<void>;
 }
 
-export async function startTempMail(deps: { config: Config; files: FileStore; port?: number }): Promise<TempMailServer> {
+export async function startTempMail(deps: { config: Config; database: DatabaseSource; files: FileStore; port?: number }): Promise<TempMailServer> {
   const settings = tempMailSettings(deps.config);
   if (!settings.domain) throw new Error('MAIL_DOMAIN must be set to receive temp mail');
   const domain = settings.domain;
-  const store = new TempMailStore(deps.config);
+  const store = new TempMailStore(deps.database);
 
   const server = new SMTPServer({
     name: domain,

@@ -40,7 +40,7 @@ export interface AddressOwner {
 export class TempMailStore {
   readonly #db: () => Promise<Database>;
 
-  /** On the engine's shared database for `config`, or on one given database (tests). */
+  /** On the engine's database, or on one given database (tests). */
   constructor(source: DatabaseSource) {
     this.#db = () => readyDatabase(source);
   }

@@ -62,7 +62,7 @@ function configuredModel(config: AiConfig, setup: AdapterSetup): string {
 }
 
 /** The engine's conversation memory, made on first use so endpoints without sessions never touch the database. */
-const memoryOf = (setup: AdapterSetup): ConversationMemory => setup.scope.own('ai memory', () => new ConversationMemory(setup.config));
+const memoryOf = (setup: AdapterSetup): ConversationMemory => setup.scope.own('ai memory', () => new ConversationMemory(setup.database));
 
 export const ai: AdapterKind<AiConfig> = {
   kind: 'ai',

@@ -2,6 +2,7 @@ import type { Output } from '../../contract/call.js';
 import { wantsBytes } from '../../contract/file-output.js';
 import type { Principal } from '../../platform/auth/authenticate.js';
 import type { Config } from '../../platform/config.js';
+import type { DatabaseSource } from '../../platform/db/database.js';
 import { ApiError, invalidParameter, notFound, reviveError } from '../../core/errors.js';
 import { toApiError } from '../envelope.js';
 import type { HttpClient } from '../../platform/http/client.js';
@@ -29,6 +30,8 @@ import { receiverOf, WebhookSender } from './webhook.js';
  */
 export interface JobsDeps {
   config: Config;
+  /** Where the jobs' records are kept: the engine's database. */
+  database: DatabaseSource;
   registry: EndpointRegistry;
   files: FileStore;
   http: HttpClient;
@@ -61,7 +64,7 @@ export class Jobs {
     const { config, logger } = deps;
     this.settings = jobSettings(config);
     checkMaxAge(this.settings.maxAgeMs, deps.registry);
-    this.store = new JobStore(config, { maxAgeMs: this.settings.maxAgeMs });
+    this.store = new JobStore(deps.database, { maxAgeMs: this.settings.maxAgeMs });
     const { concurrency, lockMs, webhook } = this.settings;
     const queueOptions = {
       concurrency,

@@ -103,7 +103,7 @@ export class JobStore {
   readonly #maxAgeMs: number;
 
   /**
-   * On the engine's shared database for `config`, or on one given database (tests).
+   * On the engine's database, or on one given database (tests).
    * `maxAgeMs` (JOBS_MAX_AGE_MS): how long an unfinished job counts against its key.
    */
   constructor(source: DatabaseSource, options: { now?: () => Date; maxAgeMs?: number } = {}) {

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { invalidParameter } from '../../core/errors.js';
 import type { Transaction } from 'kysely';
-import type { Database } from '../db/database.js';
+import { databaseOf, type Database, type DatabaseSource } from '../db/database.js';
 import type { Tables } from '../db/tables.js';
 import { RevisionWatch } from '../db/revision-watch.js';
 import { isUnreachable } from '../db/unavailable.js';
@@ -181,9 +181,9 @@ export class KeyStore {
   /** When (Date.now) this instance last wrote each key's last_used_at. */
   readonly #touched = new Map<string, number>();
 
-  /** On one database, or on whatever database the function answers per use (the engine's shared one, reopened after a close). */
-  constructor(db: Database | (() => Database), options: KeyStoreOptions = {}) {
-    this.#db = typeof db === 'function' ? db : () => db;
+  /** On one database, or on the engine's (reopened after a close or a failed open). */
+  constructor(source: DatabaseSource, options: KeyStoreOptions = {}) {
+    this.#db = () => databaseOf(source);
     this.#cacheTtlMs = options.cacheTtlMs ?? KEY_CACHE_TTL_S * 1000;
     this.#now = options.now ?? performance.now.bind(performance);
     this.#clock = options.clock ?? Date.now;

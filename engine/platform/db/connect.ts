@@ -1,4 +1,6 @@
+import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { Mutex, type MutexInterface } from 'async-mutex';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type Driver } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
@@ -20,13 +22,64 @@ import { guardDriver, rootCause } from './unavailable.js';
  * Both dialects' drivers answer 503 database_unavailable when the database cannot be reached (unavailable.ts).
  */
 class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly sqlite: BetterSqlite3.Database) {
+    super({ database: sqlite });
+  }
+
   override createDriver(): Driver {
     const driver = super.createDriver();
     driver.beginTransaction = async (connection) => {
       await connection.executeQuery(CompiledQuery.raw('begin immediate'));
     };
-    return guardDriver(driver);
+    return guardDriver(takingTurns(driver, path.resolve(this.sqlite.name)));
   }
+}
+
+/**
+ * This process's connections to each SQLite file, and the lock they take turns with: a
+ * lock, not a service. Kysely lets one query or transaction at a time use a connection;
+ * two connections of one process to one file (two engines on one DATA_DIR) need the same
+ * between them. Otherwise one engine's write waits for the other's open transaction in
+ * SQLite's busy handler, which sleeps on this thread, so that transaction cannot commit
+ * until the busy timeout fails the write with SQLITE_BUSY. Another process's connection
+ * (the keys CLI) is on its own thread: the busy timeout is enough there.
+ */
+const fileTurns = new Map<string, { mutex: Mutex; connections: number }>();
+
+function takingTurns(driver: Driver, file: string): Driver {
+  const turns = fileTurns.get(file) ?? { mutex: new Mutex(), connections: 0 };
+  fileTurns.set(file, turns);
+  turns.connections++;
+  // Kysely's own lock lets one acquisition at a time reach a single-connection driver
+  let release: MutexInterface.Releaser | undefined;
+  const { acquireConnection, releaseConnection, destroy } = driver;
+  driver.acquireConnection = async () => {
+    const releaser = await turns.mutex.acquire();
+    try {
+      const connection = await acquireConnection.call(driver);
+      release = releaser;
+      return connection;
+    } catch (err) {
+      releaser();
+      throw err;
+    }
+  };
+  driver.releaseConnection = async (connection) => {
+    try {
+      await releaseConnection.call(driver, connection);
+    } finally {
+      const releaser = release;
+      release = undefined;
+      releaser?.();
+    }
+  };
+  let destroyed = false;
+  driver.destroy = async () => {
+    if (!destroyed && --turns.connections === 0 && fileTurns.get(file) === turns) fileTurns.delete(file);
+    destroyed = true;
+    await destroy.call(driver);
+  };
+  return driver;
 }
 
 class GuardedPostgresDialect extends PostgresDialect {
@@ -50,7 +103,7 @@ class GuardedPostgresDialect extends PostgresDialect {
  * usual boot) takes no write lock at all.
  */
 export async function connectSqlite(sqlite: BetterSqlite3.Database): Promise<Kysely<Tables>> {
-  const kysely = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+  const kysely = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect(sqlite) });
   if (migrated(sqlite)) return kysely;
   sqlite.exec('BEGIN IMMEDIATE');
   try {
@@ -88,7 +141,7 @@ export interface PostgresOptions {
    * refuses; a statement_timeout set on the role or database still answers 503.
    */
   timeoutMs: number;
-  /** The circuit every connection is taken through (one per server, kept across reopens: database.ts). */
+  /** The circuit every connection is taken through (one per engine and server, kept across reopens: engine-database.ts). */
   breaker: CircuitBreaker;
 }
 

@@ -15,9 +15,9 @@ import { Sqlite } from './sqlite-driver.js';
  * Where Manifold keeps its state: PostgreSQL when DATABASE_URL is set (shared by
  * every instance), else the embedded SQLite file `<DATA_DIR>/manifold.db`. Both
  * are reached through one typed query builder (Kysely), so each query is written
- * once; the migrations (engine/platform/db/migrations.ts) are applied when a database is
- * first opened in the process, with a lock, so instances booting at once apply
- * them exactly once.
+ * once; the migrations (engine/platform/db/migrations.ts) are applied when a connection is
+ * opened, with a lock, so instances booting at once apply them exactly once. Each engine
+ * opens its own (EngineDatabase, engine-database.ts).
  */
 export interface Database {
   readonly dialect: Dialect;
@@ -28,7 +28,7 @@ export interface Database {
   /** Settles when the migrations have been applied (rejects if they failed). */
   readonly ready: Promise<void>;
   readonly closed: boolean;
-  /** The migrations failed (e.g. the server was unreachable): the shared database is opened afresh on next use. */
+  /** The migrations failed (e.g. the server was unreachable): the engine's database is opened afresh on next use. */
   readonly failed: boolean;
   /**
    * PostgreSQL: its circuit's state; anything but `closed` means the server failed lately
@@ -63,54 +63,29 @@ export interface PostgresTarget {
 }
 export type DatabaseTarget = PostgresTarget | { file: string };
 
-/** What `database()` opens for this configuration: the PostgreSQL URL or the SQLite file. */
+/** What an engine's database opens for this configuration: the PostgreSQL URL or the SQLite file. */
 export function databaseTarget(config: Pick<Config, 'dataDir' | 'env'>): DatabaseTarget {
   const url = config.env.DATABASE_URL;
   if (!url) return { file: path.join(path.resolve(config.dataDir), DATABASE_FILE) };
   return { url, timeoutMs: positiveInt(config.env, 'DATABASE_TIMEOUT_MS', DATABASE_TIMEOUT_MS) };
 }
 
-const shared = new Map<string, Database>();
-/** The shared databases' circuits, by server: a database reopened after an outage keeps its circuit's state. */
-const circuits = new Map<string, CircuitBreaker>();
-const keyOf = (target: DatabaseTarget) => ('url' in target ? target.url : target.file);
+export const databaseBreaker = () => new CircuitBreaker({ ...BREAKER, isFailure: isUnreachable, opensAtOnce: isTimeout });
 
 /**
- * The process's shared database for this configuration, opened (and migrated) on
- * first use. Every store asks for it per use, so an engine that closed it (restart,
- * tests) and is used again gets a fresh one.
+ * Something that stands for a database now: an engine's (EngineDatabase, engine-database.ts),
+ * opened on first use and afresh after a failed open or a close.
  */
-export function database(config: Pick<Config, 'dataDir' | 'env'>): Database {
-  const target = databaseTarget(config);
-  const existing = shared.get(keyOf(target));
-  if (existing && !existing.closed && !existing.failed) return existing;
-  // PostgreSQL may come up after the instance (compose, a restart): a failed open is retried by the next use
-  if (existing?.failed) void existing.close();
-  const key = keyOf(target);
-  let breaker = circuits.get(key);
-  if ('url' in target && !breaker) circuits.set(key, (breaker = databaseBreaker()));
-  const opened = openDatabase(target, breaker);
-  shared.set(key, opened);
-  return opened;
+export interface DatabaseHandle {
+  current(): Database;
 }
 
-/** The state of the circuit in front of this configuration's PostgreSQL server, without opening anything (metrics); undefined for SQLite or before its first use. */
-export function databaseCircuit(config: Pick<Config, 'dataDir' | 'env'>): CircuitState | undefined {
-  const target = databaseTarget(config);
-  return 'url' in target ? circuits.get(keyOf(target))?.state : undefined;
-}
-
-const databaseBreaker = () => new CircuitBreaker({ ...BREAKER, isFailure: isUnreachable, opensAtOnce: isTimeout });
-
-/**
- * What a store is built on: a configuration (the engine's shared database, looked up
- * per use so one closed by a restart is reopened) or one given database (tests).
- */
-export type DatabaseSource = Pick<Config, 'dataDir' | 'env'> | Database;
+/** What a store is built on: its engine's database handle, or one given database (tests, the keys CLI). */
+export type DatabaseSource = DatabaseHandle | Database;
 
 /** The database `source` stands for now. */
 export function databaseOf(source: DatabaseSource): Database {
-  return 'ready' in source ? source : database(source);
+  return 'ready' in source ? source : source.current();
 }
 
 /** The database `source` stands for, once its migrations are applied. */
@@ -120,24 +95,21 @@ export async function readyDatabase(source: DatabaseSource): Promise<Database> {
   return db;
 }
 
-/** Close the shared database of this configuration (at shutdown, or between tests). */
-export async function closeDatabase(config: Pick<Config, 'dataDir' | 'env'>): Promise<void> {
-  const key = keyOf(databaseTarget(config));
-  const db = shared.get(key);
-  shared.delete(key);
-  await db?.close();
-}
-
 /**
- * A database of its own, not shared: what another process would have. Callers own
- * it and close it (tests of cross-process behaviour, the migration race). A
- * PostgreSQL one has a circuit of its own unless given the shared one.
+ * A connection (SQLite) or a pool (PostgreSQL) of its own: the engine's database opens one
+ * (engine-database.ts); tests and the keys CLI open others, as another process would, own
+ * them and close them. A PostgreSQL one has a circuit of its own unless given one.
  */
 export function openDatabase(target: DatabaseTarget, breaker?: CircuitBreaker): Database {
   return 'url' in target ? openPostgres(target, breaker ?? databaseBreaker()) : openSqlite(target.file);
 }
 
-/** SQLite migrations running in this process, by file. */
+/**
+ * SQLite migrations running in this process, by file: a lock, not a service. Two
+ * connections of one process to one file (two engines on one DATA_DIR, a test beside
+ * an engine) would otherwise race: the second's BEGIN IMMEDIATE waits for the lock
+ * synchronously, on the thread the first's migration needs to finish.
+ */
 const migratingFiles = new Map<string, Promise<unknown>>();
 
 function openSqlite(file: string): Database {

@@ -179,7 +179,7 @@ export class UsageCounter {
   #today = '';
   #todayEnds = -Infinity;
 
-  /** On the engine's shared database for `config`, or on one given database (tests). */
+  /** On the engine's database, or on one given database (tests). */
   constructor(source: DatabaseSource, options: UsageOptions = {}) {
     this.#db = () => databaseOf(source);
     this.#flushMs = options.flushMs ?? 1000;

@@ -1,16 +1,16 @@
-import type { Config } from '../config.js';
-import { databaseTarget, readyDatabase } from '../db/database.js';
+import { readyDatabase } from '../db/database.js';
+import type { EngineDatabase } from '../db/engine-database.js';
 
 /**
  * Does the database answer `select 1` now? PostgreSQL on a connection of its own, made
  * and closed per check (not the request path's pool, whose circuit may still be open
  * for a server that is back, nor a pool slot a busy instance needs); the SQLite file
- * through the shared handle, which is in this process and answers or fails at once.
+ * through the engine's connection, which is in this process and answers or fails at once.
  */
-export async function checkDatabase(config: Config, timeoutMs: number, signal: AbortSignal): Promise<void> {
-  const target = databaseTarget(config);
+export async function checkDatabase(database: EngineDatabase, timeoutMs: number, signal: AbortSignal): Promise<void> {
+  const { target } = database;
   if (!('url' in target)) {
-    const db = await readyDatabase(config);
+    const db = await readyDatabase(database);
     db.sqlite!.prepare('select 1').get();
     return;
   }

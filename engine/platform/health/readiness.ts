@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import type { EngineDatabase } from '../db/engine-database.js';
 import type { Logger } from '../log.js';
 import { positiveInt } from '../settings/int.js';
 import { checkDatabase } from './database-check.js';
@@ -35,6 +36,8 @@ export interface ReadinessReport {
 
 export interface ReadinessDeps {
   config: Config;
+  /** The engine's database, checked with `select 1` (SQLite) or on a connection of its own to its server (PostgreSQL). */
+  database: EngineDatabase;
   logger: Logger;
   /** S3's HeadBucket when hosted files are on S3 (storage/s3-files.ts). */
   pingFiles?: (signal: AbortSignal) => Promise<void>;
@@ -54,7 +57,7 @@ export class Readiness {
     this.timeoutMs = positiveInt(config.env, 'HEALTH_CHECK_TIMEOUT_MS', HEALTH_CHECK_TIMEOUT_MS);
     if (config.redisUrl) this.#redis = new RedisCheck(config.redisUrl, { logger: deps.logger, timeoutMs: this.timeoutMs });
     const redis = this.#redis;
-    this.#checks = [['database', (signal) => checkDatabase(config, this.timeoutMs, signal)]];
+    this.#checks = [['database', (signal) => checkDatabase(deps.database, this.timeoutMs, signal)]];
     if (redis) this.#checks.push(['redis', (signal) => redis.ping(signal)]);
     if (deps.pingFiles) this.#checks.push(['s3', deps.pingFiles]);
     if (deps.pingQueue) this.#checks.push(['queue', deps.pingQueue]);

@@ -5,7 +5,7 @@ import { handler, Reply } from '../../../contract/handler.js';
 
 /** /s/:code: 302 to the target, counting the click. */
 export default handler<Params['tempgen/shortlink-redirect']>(async ({ params, setup }) => {
-  const target = await new ShortLinkStore(setup.config).click(params.code);
+  const target = await new ShortLinkStore(setup.database).click(params.code);
   if (!target) throw notFound('No such short link');
   return new Reply({ type: 'redirect', location: target, status: 302 });
 });

@@ -10,7 +10,7 @@ import { handler } from '../../../contract/handler.js';
  * shares with no one; the clicks are the owner's business).
  */
 export default handler<Params['tempgen/shortstats']>(async ({ params, options, call, setup }) => {
-  const link = await new ShortLinkStore(setup.config).get(params.code);
+  const link = await new ShortLinkStore(setup.database).get(params.code);
   if (!link || link.ownerKeyId !== call.caller.keyId) throw notFound('No such short link of this key');
   return describeLink(link, call.baseUrl, options.prefix);
 });

@@ -21,7 +21,7 @@ function webUrl(value: string): string {
 }
 
 export default handler<Params['tempgen/shorturl']>(async ({ params, options, call, setup }) => {
-  const link = await new ShortLinkStore(setup.config).create(webUrl(params.url), call.caller.keyId, params.alias);
+  const link = await new ShortLinkStore(setup.database).create(webUrl(params.url), call.caller.keyId, params.alias);
   if (!link) throw invalidParameter('alias', 'is already taken');
   const described = describeLink(link, call.baseUrl, options.prefix);
   return options.result === 'object' ? described : described.short;

@@ -9,7 +9,7 @@ import { handler } from '../../../contract/handler.js';
  * with the token that proves it on the shared test key (tempmail/mailbox.ts).
  */
 export default handler<Params['tempgen/tempmail-generate']>(async ({ params, call, setup }) => {
-  const { settings, store } = tempMail(setup.config);
+  const { settings, store } = tempMail(setup.config, setup.database);
   const local = params.name ? String(params.name).toLowerCase() : crypto.randomBytes(6).toString('hex');
   const { owner, token } = newOwner(call.caller);
   const created = await store.createAddress(`${local}@${settings.domain}`, settings.ttlSeconds, owner);

@@ -8,6 +8,6 @@ import { handler } from '../../../contract/handler.js';
  * `result[].body|text|content…` from the inbox itself).
  */
 export default handler<Params['tempgen/tempmail-inbox']>(async ({ params, call, setup }) => {
-  const { store, mailbox } = tempMail(setup.config);
+  const { store, mailbox } = tempMail(setup.config, setup.database);
   return (await store.inbox(await mailbox(params, call.caller))).map((m) => ({ ...m, messageid: m.id, body: m.text }));
 });
