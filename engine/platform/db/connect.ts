@@ -96,9 +96,9 @@ class GuardedPostgresDialect extends PostgresDialect {
 }
 
 /**
- * Kysely on an open better-sqlite3 connection, migrated. Kysely takes no lock on
- * SQLite (one connection per process): an IMMEDIATE transaction around the whole run
- * is the lock between processes, and SQLite's DDL is transactional, so a failed
+ * Kysely on an open better-sqlite3 connection, migrated. Kysely takes no lock between
+ * connections: an IMMEDIATE transaction around the whole run is the lock between
+ * processes (and database.ts lets this process's connections to a file migrate one at a time), and SQLite's DDL is transactional, so a failed
  * migration leaves nothing behind. A database with every migration applied (the
  * usual boot) takes no write lock at all.
  */
