@@ -9,7 +9,6 @@ import { loadConfig } from '../../engine/platform/config.js';
 import { createEngine } from '../../engine/app/app.js';
 import { cpuPool, DEFAULT_TASK_MS } from '../../engine/kinds/handlers/cpu-pool.js';
 import { renderPool } from '../../engine/features/effects/shared.js';
-import { sharedWorkers } from '../../engine/platform/workers/shared-workers.js';
 import { silentLogger } from '../../engine/platform/log.js';
 import { tempDataDir } from '../support/serve.js';
 import { EngineScope } from '../../engine/platform/scope.js';
@@ -64,12 +63,9 @@ t.test('pool sizes: unset keeps the defaults, valid values reach the pools', asy
     { config: defaults, scope: new EngineScope() },
   ];
   t.teardown(() => Promise.all([withConfig.scope.close(), withDefaults.scope.close()]));
-  // both pools run on the engine's shared workers: the larger of CPU_THREADS and EFFECTS_THREADS
   t.equal(cpuPool(withConfig).threads, 3);
-  t.equal(renderPool(withConfig).threads, 3);
-  t.equal(sharedWorkers(withConfig).threads, 3);
-  t.equal(sharedWorkers(withConfig).piscina.options.maxThreads, 3, 'one set of threads');
-  t.equal(renderPool(withConfig).maxQueue, 9, 'EFFECTS_QUEUE waiting renders per worker');
+  t.equal(renderPool(withConfig).threads, 2);
+  t.equal(renderPool(withConfig).maxQueue, 6, 'EFFECTS_QUEUE waiting renders per worker');
   t.equal(cpuPool(withDefaults).threads, Math.max(1, os.availableParallelism()));
   t.equal(DEFAULT_TASK_MS, 5000);
 });

@@ -8,13 +8,13 @@ import t from 'tap';
 import { loadConfig } from '../../engine/platform/config.js';
 import { EngineScope } from '../../engine/platform/scope.js';
 import { ApiError } from '../../engine/core/errors.js';
-import { cpuPool } from '../../engine/kinds/handlers/cpu-pool.js';
+import { closeCpuPool, cpuPool } from '../../engine/kinds/handlers/cpu-pool.js';
 import happymod from '../../engine/kinds/handlers/search/happymod.js';
 import type { HandlerInput } from '../../engine/contract/handler.js';
 
 const config = loadConfig({ CPU_THREADS: '1' });
 const scope = new EngineScope();
-t.teardown(() => scope.close());
+t.teardown(() => closeCpuPool({ scope }));
 
 /** Run the happymod handler on a page its upstream "served". */
 const search = async (html: string): Promise<unknown> =>

@@ -1,5 +1,4 @@
 import { BoundedPool } from '../../platform/workers/pool.js';
-import type { SharedWorkers } from '../../platform/workers/shared-workers.js';
 import type { PoolStats } from '../../platform/workers/pool-stats.js';
 import type { WorkerJob } from './render-worker.js';
 import { siblingModule } from '../../core/root.js';
@@ -15,8 +14,6 @@ export interface PoolOptions {
   queue?: number;
   /** WORKER_IDLE_MS: an idle worker exits after this, with the memory Skia and libvips held in it. */
   idleMs?: number;
-  /** The engine's shared workers (threads and idleMs are theirs then); without, workers of the pool's own. */
-  workers?: SharedWorkers;
 }
 
 export const DEFAULT_QUEUE_PER_WORKER = 16;
@@ -44,7 +41,6 @@ export class RenderPool {
     this.pool = new BoundedPool({
       filename: siblingModule(import.meta.url, 'render-worker'),
       name: 'The image renderers',
-      workers: options.workers,
       threads: options.threads,
       queuePerThread: options.queue ?? DEFAULT_QUEUE_PER_WORKER,
       taskMs: RENDER_TASK_MS,

@@ -1,5 +1,4 @@
 import { BoundedPool } from '../../platform/workers/pool.js';
-import { sharedWorkers, type SharedWorkers } from '../../platform/workers/shared-workers.js';
 import { siblingModule } from '../../core/root.js';
 import type { CpuPoolSettings } from '../../platform/config.js';
 import type { EngineServices } from '../../contract/call.js';
@@ -7,33 +6,35 @@ import { FileOutput } from '../../contract/file-output.js';
 import type { CpuResult, CpuTask } from './cpu-task.js';
 
 /**
- * The code pool: the engine's BoundedPool in which every `cost: cpu` handler runs
+ * The code pool: one process-wide BoundedPool in which every `cost: cpu` handler runs
  * (text tools, regex, diff, parsers, QR decoding…), so no input can stall the event
- * loop, on the worker threads it shares with the render pool (platform/workers/shared-workers.ts).
- * Sized and limited from the environment (checked by loadConfig, used when the pool starts):
- * CPU_THREADS (with EFFECTS_THREADS, the shared workers; default: cores), CPU_QUEUE (waiting tasks, default 8 per thread),
+ * loop. Sized and limited from the environment (checked by loadConfig, used when the pool starts):
+ * CPU_THREADS (default: cores), CPU_QUEUE (waiting tasks, default 8 per thread),
  * CPU_TASK_MS (wall-clock limit per task, default 5000 — a backstop behind the
  * input limits, generous because a loaded host stretches wall-clock time; an endpoint's
  * `limits.taskMs` overrides it) and CPU_TASK_MEMORY_MB (V8 heap per worker, default 256).
  */
 export const DEFAULT_TASK_MS = 5000;
 
-/** The engine's code pool (in its scope), started on first use, on the workers it shares with the render pool. */
-export function cpuPool(services: EngineServices): BoundedPool {
-  const { config, scope } = services;
-  return scope.own('cpu', () => startCpuPool(config?.cpu ?? {}, sharedWorkers(services)), {
+/** The engine's code pool (in its scope), started on first use. */
+export function cpuPool({ config, scope }: EngineServices): BoundedPool {
+  return scope.own('cpu', () => startCpuPool(config?.cpu ?? {}, config?.memory?.workerIdleMs), {
     close: (pool) => pool.close(),
     stats: (pool) => pool.stats,
   });
 }
 
-function startCpuPool(settings: CpuPoolSettings, workers: SharedWorkers): BoundedPool {
+function startCpuPool(settings: CpuPoolSettings, idleMs: number | undefined): BoundedPool {
+  const memory = settings.taskMemoryMb ?? 256;
   return new BoundedPool({
-    filename: siblingModule(import.meta.url, 'cpu-task'),
+    filename: siblingModule(import.meta.url, 'cpu-worker'),
     name: 'The text and code tools',
-    workers,
+    threads: settings.threads,
     queue: settings.queue,
     taskMs: settings.taskMs ?? DEFAULT_TASK_MS,
+    // the young generation at most 16 MiB: each live worker holds what it grew to (32 by the old memory/8)
+    resourceLimits: { maxOldGenerationSizeMb: memory, maxYoungGenerationSizeMb: Math.min(16, Math.ceil(memory / 8)), stackSizeMb: 4 },
+    idleMs,
   });
 }
 
@@ -47,4 +48,9 @@ export async function runPure(task: CpuTask, options: { signal?: AbortSignal; ta
     return new FileOutput(Buffer.from(data.buffer, data.byteOffset, data.byteLength), ext, contentType);
   }
   return result.value;
+}
+
+/** Stops the workers now (the engine's close does it too). */
+export async function closeCpuPool({ scope }: EngineServices): Promise<void> {
+  await scope.release('cpu');
 }

@@ -16,7 +16,7 @@ export type CpuResult = { value: unknown } | { file: { data: Uint8Array; ext: st
 
 const loaded = new Map<string, Promise<Handler>>();
 
-/** One task of the code pool (entered through the shared workers' worker-entry.ts): the handler is imported once per worker (before the wall clock starts) and run with params and options only. */
+/** One task of the code pool (entered through cpu-worker.ts): the handler is imported once per worker (before the wall clock starts) and run with params and options only. */
 export default boundedTask(
   async ({ handler, params, options }: CpuTask, run: Handler): Promise<CpuResult> => {
     // a handler that draws (code screenshots) gives its canvases' pixels back when it settles

@@ -3,7 +3,6 @@ import { MessageChannel, type ResourceLimits } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { ApiError, overloaded, tooComplex, unavailable } from '../../core/errors.js';
 import type { PoolStats } from './pool-stats.js';
-import type { SharedWorkers } from './shared-workers.js';
 import { MEMORY_PROFILES } from '../settings/memory-profile.js';
 import { TASK_PICKED, TASK_STARTED, fromWire, type TaskEnvelope, type WireOutcome } from './task.js';
 
@@ -19,13 +18,8 @@ import { TASK_PICKED, TASK_STARTED, fromWire, type TaskEnvelope, type WireOutcom
  * and carries ApiErrors across the thread boundary with their status and code.
  */
 export interface BoundedPoolOptions {
-  /** The worker module (a file URL; see root.ts siblingModule): its default export is `boundedTask(...)`. */
+  /** The worker module (a file URL; see root.ts siblingModule). */
   filename: string;
-  /**
-   * Run on these shared workers (shared-workers.ts) instead of threads of the pool's own:
-   * `threads`, `resourceLimits`, `idleMs`, `niceIncrement` and `workerData` are theirs then.
-   */
-  workers?: SharedWorkers;
   /** Names the work in 503/422 messages, e.g. "The text tools". */
   name: string;
   /** Worker threads; defaults to the number of cores. */
@@ -74,20 +68,18 @@ export class BoundedPool {
   private readonly failing = new Set<(error: ApiError) => void>();
 
   constructor(private readonly options: BoundedPoolOptions) {
-    this.threads = options.workers?.threads ?? options.threads ?? Math.max(1, os.availableParallelism());
+    this.threads = options.threads ?? Math.max(1, os.availableParallelism());
     this.capacity = this.threads + (options.queue ?? this.threads * (options.queuePerThread ?? 8));
-    this.pool =
-      options.workers?.piscina ??
-      new Piscina({
-        filename: options.filename,
-        minThreads: 0,
-        maxThreads: this.threads,
-        idleTimeout: options.idleMs ?? MEMORY_PROFILES.default.workerIdleMs,
-        resourceLimits: options.resourceLimits,
-        workerData: options.workerData,
-        // workers yield the CPU to the event loop thread first (Linux thread priority, via @napi-rs/nice)
-        niceIncrement: options.niceIncrement ?? 10,
-      });
+    this.pool = new Piscina({
+      filename: options.filename,
+      minThreads: 0,
+      maxThreads: this.threads,
+      idleTimeout: options.idleMs ?? MEMORY_PROFILES.default.workerIdleMs,
+      resourceLimits: options.resourceLimits,
+      workerData: options.workerData,
+      // workers yield the CPU to the event loop thread first (Linux thread priority, via @napi-rs/nice)
+      niceIncrement: options.niceIncrement ?? 10,
+    });
     // piscina reports a worker that fails while it starts (its module cannot load: a package
     // left out, a broken build) as an 'error' event, which unheard would end the process:
     // the tasks in flight fail with 503 instead, and the server goes on
@@ -138,8 +130,7 @@ export class BoundedPool {
     const onCallerAbort = () => stop.abort(options.signal!.reason);
     if (options.signal?.aborted) onCallerAbort();
     else options.signal?.addEventListener('abort', onCallerAbort, { once: true });
-    // on shared workers the task names its module (worker-entry.ts)
-    const envelope: TaskEnvelope & { module?: string } = this.options.workers ? { task, port: port2, module: this.options.filename } : { task, port: port2 };
+    const envelope: TaskEnvelope = { task, port: port2 };
     try {
       const outcome: WireOutcome = await this.pool.run(envelope, { signal: stop.signal, transferList: [port2, ...(options.transferList ?? [])] as never });
       // a worker ran it (its 'picked' message may not have been read before the port closed)
@@ -183,9 +174,8 @@ export class BoundedPool {
     while (this.alive > 0) await new Promise((resolve) => this.pool.once('workerDestroy', () => setImmediate(resolve)));
   }
 
-  /** Stops the pool's own workers; shared workers are their owner's to close (the engine's scope). */
-  async close(): Promise<void> {
-    if (!this.options.workers) await this.pool.destroy();
+  close(): Promise<void> {
+    return this.pool.destroy();
   }
 }
 
