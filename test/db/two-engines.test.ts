@@ -8,20 +8,22 @@ import { TEST_ADMIN_TOKEN } from '../support/tokens.js';
 
 /**
  * Two engines on one DATABASE_URL behave as one service for keys and short links.
- * Each has its own connection pool (the URLs differ only in application_name), so
- * nothing is shared in memory: what one sees of the other went through PostgreSQL.
+ * Each has its own connection pool (its EngineDatabase), so nothing is shared in
+ * memory: what one sees of the other went through PostgreSQL.
  */
 const endpoints = loadEndpoints(path.join(ENDPOINTS_DIR, 'tempgen')).filter((e) => /short/.test(e.file));
 const postgres = await startPostgres(t);
 const url = await postgres.newDatabase();
 const ADMIN = { Authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
-const [a, b] = await Promise.all(
-  ['a', 'b'].map((name) => serve({ DATABASE_URL: `${url}?application_name=engine-${name}`, ADMIN_TOKEN: TEST_ADMIN_TOKEN }, { endpoints })),
-);
+const [a, b] = await Promise.all(['a', 'b'].map(() => serve({ DATABASE_URL: url, ADMIN_TOKEN: TEST_ADMIN_TOKEN }, { endpoints })));
 t.teardown(async () => {
   await a.close();
   await b.close();
+});
+
+t.test('the same DATABASE_URL, a pool each', async (t) => {
+  t.not(a.engine.database.current(), b.engine.database.current());
 });
 
 t.test('a key made on one engine works on the other, and a revocation on either is effective on the next request', async (t) => {
