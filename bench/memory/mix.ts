@@ -35,6 +35,15 @@ interface CompiledEndpoint {
   examples?: Example[];
 }
 
+/** A request of the mix as fetch sends it to the server at `url`: GET params in the query, POST params as JSON. */
+export function fetchArgs(url: string, r: MixRequest, key: string): [string, RequestInit] {
+  const headers: Record<string, string> = { 'x-api-key': key };
+  if (r.method === 'POST')
+    return [`${url}${r.path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(r.params) }];
+  const query = new URLSearchParams(Object.entries(r.params).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+  return [`${url}${r.path}?${query}`, { method: 'GET', headers }];
+}
+
 /** Where the bench's files are served: `fixture(name)` is their URL. */
 export interface Fixtures {
   url(name: string): string;

@@ -20,7 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { baseTree, build } from './base-tree.js';
-import { loadMix, type MixRequest, type Step } from './mix.js';
+import { fetchArgs, loadMix, type MixRequest, type Step } from './mix.js';
 import { startBuilt, type Memory } from './server.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -82,16 +82,7 @@ async function send(url: string, r: MixRequest): Promise<{ status: number; body:
 }
 
 async function sendOnce(url: string, r: MixRequest): Promise<{ status: number; body: string }> {
-  const headers: Record<string, string> = { 'x-api-key': TEST_KEY };
-  let target = `${url}${r.path}`;
-  let body: string | undefined;
-  if (r.method === 'POST') {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(r.params);
-  } else {
-    target += `?${new URLSearchParams(Object.entries(r.params).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]))}`;
-  }
-  const answer = await fetch(target, { method: r.method, headers, body });
+  const answer = await fetch(...fetchArgs(url, r, TEST_KEY));
   return { status: answer.status, body: await answer.text() };
 }
 
