@@ -184,31 +184,37 @@ const IN_PROCESS_WARM_UP = 4;
 
 /**
  * CPU µs per request of each target without sockets (in-process.ts), by target id, one figure
- * per round: a process per target, the targets taking turns of IN_PROCESS_TURN requests as in
- * the HTTP rounds, each round's figure summed over its turns.
+ * per round: a fresh process per target each round, the targets taking turns of IN_PROCESS_TURN
+ * requests as in the HTTP rounds, each round's figure averaged over its turns.
  */
 async function inProcess(base: string | undefined): Promise<Map<string, number[]>> {
   const targets = TARGETS.filter((t) => t.path !== FIRST_PATH && t.path !== LAST_PATH);
   const children = new Map<string, ChildProcess>();
+  const stop = () => {
+    for (const child of children.values()) child.kill();
+    children.clear();
+  };
+  const turn = (id: string) =>
+    new Promise<number>((resolve) => {
+      const child = children.get(id)!;
+      child.once('message', (m) => resolve((m as { cpuUs: number }).cpuUs));
+      child.send({ requests: IN_PROCESS_TURN });
+    });
   try {
-    for (const target of targets) {
-      const root = target.base ? base! : ROOT;
-      const child = spawn(process.execPath, [path.join(root, path.relative(ROOT, BUILT), 'in-process.js'), target.server, target.path], {
-        cwd: root,
-        stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-      });
-      children.set(target.id, child);
-      await firstLine(child);
-    }
-    const turn = (id: string) =>
-      new Promise<number>((resolve) => {
-        const child = children.get(id)!;
-        child.once('message', (m) => resolve((m as { cpuUs: number }).cpuUs));
-        child.send({ requests: IN_PROCESS_TURN });
-      });
-    for (let i = 0; i < IN_PROCESS_WARM_UP; i++) for (const t of targets) await turn(t.id);
     const out = new Map<string, number[]>(targets.map((t) => [t.id, []]));
     for (let round = 0; round < ROUNDS; round++) {
+      // fresh processes each round, as in the HTTP rounds: a process's JIT and heap state is part of the sample
+      stop();
+      for (const target of targets) {
+        const root = target.base ? base! : ROOT;
+        const child = spawn(process.execPath, [path.join(root, path.relative(ROOT, BUILT), 'in-process.js'), target.server, target.path], {
+          cwd: root,
+          stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+        });
+        children.set(target.id, child);
+        await firstLine(child);
+      }
+      for (let i = 0; i < IN_PROCESS_WARM_UP; i++) for (const t of targets) await turn(t.id);
       const sums = new Map<string, number>(targets.map((t) => [t.id, 0]));
       for (let pass = 0; pass < IN_PROCESS_TURNS; pass++)
         for (const t of pass % 2 ? [...targets].reverse() : targets) sums.set(t.id, sums.get(t.id)! + (await turn(t.id)));
@@ -216,7 +222,7 @@ async function inProcess(base: string | undefined): Promise<Map<string, number[]
     }
     return out;
   } finally {
-    for (const child of children.values()) child.kill();
+    stop();
   }
 }
 
@@ -229,11 +235,34 @@ async function boots(): Promise<{ endpoints: number; available: number; bootMs: 
   const out = [];
   for (let i = 0; i < BOOTS; i++) {
     const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_REQUESTS: '0', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'manifold-boot-')) };
+    // others may edit engine/ meanwhile (a shared tree): built now, so the start does not rebuild inside its measured time
+    buildTree(ROOT);
     const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
-    out.push(JSON.parse(await firstLine(child)));
-    child.kill();
+    try {
+      out.push(await listeningLine(child));
+    } finally {
+      child.kill();
+    }
   }
   return out;
+}
+
+/** The server's `listening` log line (JSON with bootMs); a line before it (the build's, a warning) is passed over. */
+async function listeningLine(child: ChildProcess): Promise<{ endpoints: number; available: number; bootMs: number }> {
+  const lines = readline.createInterface({ input: child.stdout! });
+  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`npm start exited with ${code} before listening`))));
+  const listening = new Promise<{ endpoints: number; available: number; bootMs: number }>((resolve) =>
+    lines.on('line', (line) => {
+      if (!line.startsWith('{')) return;
+      const entry = JSON.parse(line) as { bootMs?: number };
+      if (entry.bootMs !== undefined) resolve(entry as { endpoints: number; available: number; bootMs: number });
+    }),
+  );
+  try {
+    return await Promise.race([listening, exited]);
+  } finally {
+    lines.close();
+  }
 }
 
 /** The first GET /openapi.json's cost, in a fresh process. */
@@ -286,11 +315,15 @@ const spread = (values: number[], format: (x: number) => string) => `${format(me
  * every other pass in reverse order (so a drift in the machine's load over a pass weighs on
  * first and last alike).
  */
-async function rounds(servers: Map<string, Server>): Promise<Map<string, Sample[]>> {
+async function rounds(servers: Map<string, Server>, restart: () => Promise<void>): Promise<Map<string, Sample[]>> {
   const samples = new Map<string, Sample[]>(TARGETS.map((t) => [t.id, []]));
-  for (const target of TARGETS) await measure(servers.get(processOf(target))!, target, 3); // warm-up (JIT, caches)
   const passes = Math.max(1, Math.round(SECONDS / SLICE));
   for (let round = 1; round <= ROUNDS; round++) {
+    // fresh processes each round: identical servers settle into states that differ by up to ~1.4x in CPU per
+    // request over HTTP for their whole life (measured: four engine processes side by side, 56-75 µs), so
+    // one process per target for every round would make its luck the result; the median of the rounds spans it
+    await restart();
+    for (const target of TARGETS) await measure(servers.get(processOf(target))!, target, 3); // warm-up (JIT, caches)
     const slices = new Map<string, Slice[]>(TARGETS.map((t) => [t.id, []]));
     for (let pass = 0; pass < passes; pass++)
       for (const target of pass % 2 ? [...TARGETS].reverse() : TARGETS)
@@ -390,7 +423,7 @@ function inProcessReport(js: Map<string, number[]>, http: Map<string, Sample[]> 
   };
   const lines = [
     `Without sockets (bench/engine/in-process.ts: requests handed straight to the server's request listener, 50 in flight, responses discarded), ` +
-      `a process per target, ${ROUNDS} rounds, in each the targets taking ${IN_PROCESS_TURNS} turns of ${IN_PROCESS_TURN.toLocaleString('en')} requests (after ${IN_PROCESS_WARM_UP} turns of warm-up); ` +
+      `a fresh process per target each round, ${ROUNDS} rounds, in each the targets taking ${IN_PROCESS_TURNS} turns of ${IN_PROCESS_TURN.toLocaleString('en')} requests (after ${IN_PROCESS_WARM_UP} turns of warm-up); ` +
       `CPU µs per request, the median of the rounds and their spread. This is the servers' own JavaScript: it leaves out TCP on loopback, the HTTP parser, syscalls and a client ` +
       `competing for the cores, which over HTTP make each µs of it cost several (RESULTS.md notes), so it holds still when the machine is busy:`,
     ``,
@@ -427,11 +460,16 @@ async function main() {
   const openapi = extras ? await openApiCost() : undefined;
   const js = HTTP_ONLY ? undefined : await inProcess(base?.dir);
   const servers = new Map<string, Server>();
-  try {
-    for (const target of JS_ONLY ? [] : TARGETS)
+  let engineInfo: Record<string, unknown> | undefined;
+  const restart = async () => {
+    for (const { child } of servers.values()) child.kill();
+    servers.clear();
+    for (const target of TARGETS)
       if (!servers.has(processOf(target))) servers.set(processOf(target), await startServer(target.server, target.base ? base!.dir : ROOT));
-    const engineInfo = servers.get('engine')?.info;
-    const samples = JS_ONLY ? undefined : await rounds(servers);
+    engineInfo ??= servers.get('engine')?.info;
+  };
+  try {
+    const samples = JS_ONLY ? undefined : await rounds(servers, restart);
     const loadAfter = os.loadavg();
     const lines = [
       `# Engine benchmark`,
@@ -442,7 +480,7 @@ async function main() {
       `- Load average (1/5/15 min) at start ${load.map((l) => l.toFixed(2)).join(' / ')}, at end ${loadAfter.map((l) => l.toFixed(2)).join(' / ')}`,
       ...(samples
         ? [
-            `- autocannon: ${CONNECTIONS} connections, ${SECONDS} s per target per round in slices of ${SECONDS / Math.max(1, Math.round(SECONDS / SLICE))} s taken in turns (every other pass in reverse order), ${ROUNDS} rounds, after a 3 s warm-up; each server in its own process, built JavaScript (as \`npm start\` runs)`,
+            `- autocannon: ${CONNECTIONS} connections, ${SECONDS} s per target per round in slices of ${SECONDS / Math.max(1, Math.round(SECONDS / SLICE))} s taken in turns (every other pass in reverse order), ${ROUNDS} rounds; each server in its own process, started afresh for each round and warmed up for 3 s, built JavaScript (as \`npm start\` runs)`,
             `- Figures: the median of the rounds, then their spread (min–max). Server CPU is user + system time of the server's process over the round's slices, per request answered.`,
           ]
         : []),
