@@ -70,6 +70,7 @@ export function databaseTarget(config: Pick<Config, 'dataDir' | 'env'>): Databas
   return { url, timeoutMs: positiveInt(config.env, 'DATABASE_TIMEOUT_MS', DATABASE_TIMEOUT_MS) };
 }
 
+/** A new circuit for a PostgreSQL server (BREAKER): an engine keeps one across reopens (engine-database.ts). */
 export const databaseBreaker = () => new CircuitBreaker({ ...BREAKER, isFailure: isUnreachable, opensAtOnce: isTimeout });
 
 /**
