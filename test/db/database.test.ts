@@ -139,8 +139,15 @@ t.test("postgres: an engine's database whose server was down is opened afresh on
   const again = engineDb.current();
   t.not(again, down, 'not kept after failing');
   await t.rejects(again.ready);
+  // refused at once: the third failure in a row opens the circuit, counted across the reopens
+  await t.rejects(engineDb.current().ready);
+  t.equal(engineDb.circuit, 'open', 'one circuit across reopens: three refused opens opened it');
   await postgres.start();
-  t.equal((await readyDatabase(engineDb)).dialect, 'postgres', 'reachable now');
+  // the open circuit refuses at once until its cool-down has passed and a call (the probe) gets through
+  let up: Database | Error;
+  while ((up = await readyDatabase(engineDb).catch((err: Error) => err)) instanceof Error) await new Promise((resolve) => setTimeout(resolve, 100));
+  t.equal(up.dialect, 'postgres', 'reachable now');
+  t.equal(engineDb.circuit, 'closed', 'and its circuit closed by that success');
   const other = new EngineDatabase(loadConfig({ DATA_DIR: t.testdir(), DATABASE_URL: url }));
   t.teardown(() => other.close());
   await readyDatabase(other);
