@@ -98,9 +98,10 @@ class GuardedPostgresDialect extends PostgresDialect {
 /**
  * Kysely on an open better-sqlite3 connection, migrated. Kysely takes no lock between
  * connections: an IMMEDIATE transaction around the whole run is the lock between
- * processes (and database.ts lets this process's connections to a file migrate one at a time), and SQLite's DDL is transactional, so a failed
- * migration leaves nothing behind. A database with every migration applied (the
- * usual boot) takes no write lock at all.
+ * processes (database.ts lets this process's connections to one file migrate one at a
+ * time), and SQLite's DDL is transactional, so a failed migration leaves nothing
+ * behind. A database with every migration applied (the usual boot) takes no write
+ * lock at all.
  */
 export async function connectSqlite(sqlite: BetterSqlite3.Database): Promise<Kysely<Tables>> {
   const kysely = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect(sqlite) });
