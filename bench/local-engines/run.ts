@@ -4,7 +4,7 @@
  *
  *   node --import tsx bench/local-engines/run.ts          # 5 warm runs each
  *   RUNS=10 node --import tsx bench/local-engines/run.ts
- *   RUNS=9 node --import tsx bench/local-engines/run.ts --reference [--base-dir DIR]
+ *   RUNS=9 node --import tsx bench/local-engines/run.ts --reference [--base-dir DIR] [--only OCR]
  *
  * Inputs are the endpoints' own fixtures, served from a local file server.
  *
@@ -36,6 +36,8 @@ import type { Reference } from './references.js';
 const RUNS = Number(process.env.RUNS ?? 5);
 const REFERENCE = process.argv.includes('--reference');
 const BASE_DIR = process.argv.includes('--base-dir') ? process.argv[process.argv.indexOf('--base-dir') + 1] : undefined;
+/** --only WORD: the engines whose name contains it (e.g. OCR, TTS). */
+const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1].toLowerCase() : undefined;
 const paths = ['/api/tools/ocr', '/api/tools/tts', '/api/tools/translate', '/api/ai/transcript', '/api/tools/vocalremover', '/api/tools/noiseremover'];
 const endpoints = [...loadEndpoints(path.join(ENDPOINTS_DIR, 'tools')), ...loadEndpoints(path.join(ENDPOINTS_DIR, 'ai'))].filter((e) => paths.includes(e.path));
 
@@ -125,7 +127,7 @@ if (!REFERENCE) {
   );
   for (const [name, route, params] of cases) {
     const refs = references[name];
-    if (!refs) continue;
+    if (!refs || (ONLY && !name.toLowerCase().includes(ONLY))) continue;
     const ways: Reference[] = [
       { name: 'the endpoint', run: (i) => time(served, route, at(params, i)) },
       ...(base ? [{ name: `the endpoint at ${BASE_DIR}`, run: (i: number) => time(base, route, at(params, i)) }] : []),
