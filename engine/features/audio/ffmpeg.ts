@@ -34,13 +34,14 @@ export async function durationOf(setup: Pick<AdapterSetup, 'config'>, signal: Ab
 
 /**
  * An MP3 made by a tool as the call's file: hosted, it answers `url` (what clients read) and
- * `download_url`, its size, its length and the facts the tool adds. The length is measured
- * (ffprobe) only when the answer is hosted: the bytes answer does not say it.
+ * `download_url`, its size, its length and the facts the tool adds. The length is the
+ * caller's when it knows it (`seconds`, e.g. from the WAV it encoded), else measured
+ * (ffprobe), and only when the answer is hosted: the bytes answer does not say it.
  */
-export async function mp3File(setup: AdapterSetup, call: Call, file: string, facts: Record<string, unknown>): Promise<FileOutput> {
+export async function mp3File(setup: AdapterSetup, call: Call, file: string, facts: Record<string, unknown>, seconds?: number): Promise<FileOutput> {
   const data = await fs.promises.readFile(file);
   if (wantsBytes(setup.endpoint, call.params)) return new FileOutput(data, 'mp3', 'audio/mpeg');
-  const duration = await durationOf(setup, call.signal, file);
+  const duration = seconds !== undefined ? Math.round(seconds * 100) / 100 : await durationOf(setup, call.signal, file);
   const answer = { url: hosted.url, download_url: hosted.url, mime: 'audio/mpeg', size: hosted.size, duration, ...facts };
   return new FileOutput(data, 'mp3', 'audio/mpeg', { answer });
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { MP3_ARGS, mp3File, runFfmpeg } from '../../../features/audio/ffmpeg.js';
 import { workDir } from '../../../features/audio/source.js';
+import { wavSeconds } from '../../../features/audio/wav.js';
 import { invalidParameter } from '../../../core/errors.js';
 import { speakRemote, speechConfigured } from '../../../features/speech/openai-speech.js';
 import { synthesize } from '../../../features/speech/synthesize.js';
@@ -38,7 +39,9 @@ export default handler<Params['tools/tts']>(async ({ params, call, setup }) => {
     const wav = await synthesize(env, local, params.text, dir, call.signal);
     const tempo = params.speed === 1 ? [] : ['-af', `atempo=${params.speed}`];
     await runFfmpeg(setup, call.signal, [wav], [...tempo, '-ac', '1', ...MP3_ARGS, out]);
-    return await mp3File(setup, call, out, { voice: local.id, engine: local.engine, language: local.language });
+    // the speech's length from the WAV's header, at the tempo asked: no ffprobe run
+    const spoken = await wavSeconds(wav);
+    return await mp3File(setup, call, out, { voice: local.id, engine: local.engine, language: local.language }, spoken && spoken / params.speed);
   } finally {
     await dispose();
   }
