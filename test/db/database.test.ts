@@ -69,9 +69,21 @@ t.test('sqlite: two engines on one file hold a connection each, and their transa
   const rows = await dbB.kysely.selectFrom('short_links').select('url').execute();
   t.equal(rows.length, 20);
   t.equal(new Set(rows.map((r) => r.url)).size, 20, 'each read saw every commit before it: one at a time');
+  // a statement outside a transaction waits for the other connection's open transaction too
+  const single = (db: Database, i: number) =>
+    db.kysely
+      .insertInto('short_links')
+      .values({ code: `s${i}`, url: 'https://example.com/single', created_at: 'now' })
+      .execute();
+  const mixed = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => (i % 2 ? single(dbB, i) : write(dbA, 100 + i))));
+  t.same(
+    mixed.filter((o) => o.status === 'rejected'),
+    [],
+    "every statement beside the other's transactions ran",
+  );
   await a.close();
   t.ok(dbA.closed && !dbB.closed, "closing one engine's database leaves the other's open");
-  t.equal((await dbB.kysely.selectFrom('short_links').select('code').execute()).length, 20, 'and working');
+  t.equal((await dbB.kysely.selectFrom('short_links').select('code').execute()).length, 40, 'and working');
 });
 
 t.test('postgres: DATABASE_URL selects PostgreSQL; bigint columns read back as numbers', async (t) => {

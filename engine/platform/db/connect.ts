@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { Mutex, type MutexInterface } from 'async-mutex';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type Driver } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import { MIGRATION_NAMES, migrationProvider, type Dialect } from './migrations.js';
@@ -36,13 +36,17 @@ class ImmediateSqliteDialect extends SqliteDialect {
 }
 
 /**
- * This process's connections to each SQLite file, and the lock they take turns with: a
- * lock, not a service. Kysely lets one query or transaction at a time use a connection;
- * two connections of one process to one file (two engines on one DATA_DIR) need the same
- * between them. Otherwise one engine's write waits for the other's open transaction in
- * SQLite's busy handler, which sleeps on this thread, so that transaction cannot commit
- * until the busy timeout fails the write with SQLITE_BUSY. Another process's connection
- * (the keys CLI) is on its own thread: the busy timeout is enough there.
+ * This process's connections to each SQLite file, and the lock their transactions take
+ * turns with: a lock, not a service. Kysely lets one query or transaction at a time use
+ * a connection; two connections of one process to one file (two engines on one
+ * DATA_DIR) need the same between them. Otherwise one engine's write waits for the
+ * other's open transaction in SQLite's busy handler, which sleeps on this thread, so
+ * that transaction cannot commit until the busy timeout fails the write with
+ * SQLITE_BUSY. A transaction holds the lock from BEGIN to its end; a statement outside
+ * one runs at once (better-sqlite3 runs it synchronously, so it is never open while
+ * another runs) unless another connection's transaction holds the lock. With one
+ * connection, a statement costs a check and a transaction one uncontended lock. Another
+ * process's connection (the keys CLI) is on its own thread: the busy timeout is enough there.
  */
 const fileTurns = new Map<string, { mutex: Mutex; connections: number }>();
 
@@ -50,29 +54,38 @@ function takingTurns(driver: Driver, file: string): Driver {
   const turns = fileTurns.get(file) ?? { mutex: new Mutex(), connections: 0 };
   fileTurns.set(file, turns);
   turns.connections++;
-  // Kysely's own lock lets one acquisition at a time reach a single-connection driver
+  /** Set while this connection's transaction holds the file. */
   let release: MutexInterface.Releaser | undefined;
-  const { acquireConnection, releaseConnection, destroy } = driver;
+  const { acquireConnection, beginTransaction, commitTransaction, rollbackTransaction, destroy } = driver;
+  const wrapped = new WeakSet<DatabaseConnection>();
   driver.acquireConnection = async () => {
-    const releaser = await turns.mutex.acquire();
+    const connection = await acquireConnection.call(driver);
+    if (!wrapped.has(connection)) {
+      wrapped.add(connection);
+      const execute = connection.executeQuery.bind(connection);
+      // checked right before the statement runs: between an await and the next, another connection may have begun
+      const run = <R>(query: CompiledQuery): Promise<QueryResult<R>> =>
+        release || !turns.mutex.isLocked() ? execute<R>(query) : turns.mutex.waitForUnlock().then(() => run<R>(query));
+      connection.executeQuery = run;
+    }
+    return connection;
+  };
+  driver.beginTransaction = async (connection, settings) => {
+    release = await turns.mutex.acquire();
     try {
-      const connection = await acquireConnection.call(driver);
-      release = releaser;
-      return connection;
+      await beginTransaction.call(driver, connection, settings);
     } catch (err) {
-      releaser();
+      ended();
       throw err;
     }
   };
-  driver.releaseConnection = async (connection) => {
-    try {
-      await releaseConnection.call(driver, connection);
-    } finally {
-      const releaser = release;
-      release = undefined;
-      releaser?.();
-    }
+  const ended = () => {
+    const releaser = release;
+    release = undefined;
+    releaser?.();
   };
+  driver.commitTransaction = (connection) => commitTransaction.call(driver, connection).finally(ended);
+  driver.rollbackTransaction = (connection) => rollbackTransaction.call(driver, connection).finally(ended);
   let destroyed = false;
   driver.destroy = async () => {
     if (!destroyed && --turns.connections === 0 && fileTurns.get(file) === turns) fileTurns.delete(file);

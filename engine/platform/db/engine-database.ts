@@ -16,8 +16,9 @@ import { databaseBreaker, databaseTarget, openDatabase, type Database, type Data
  * Two engines on one SQLite file each hold a connection of their own. That is safe: the
  * file is in WAL mode (readers never wait for the writer), every connection waits up to
  * the busy timeout for another's write lock, and because a wait for that lock blocks the
- * thread the other connection's transaction needs to finish, the queries of one process's
- * connections to one file take turns (connect.ts), as one shared connection's would.
+ * thread the other connection's transaction needs to finish, the transactions of one
+ * process's connections to one file take turns, and a statement waits for another
+ * connection's open transaction (connect.ts), as on one shared connection.
  */
 export class EngineDatabase implements DatabaseHandle {
   readonly target: DatabaseTarget;
