@@ -19,13 +19,14 @@ import { BENCH_KEY, FIRST_PATH, LAST_PATH, REGISTRY_SIZE, paddedEndpoints } from
  * first against the last route of a registry padded to 1,600 endpoints. Each server runs
  * in its own process, as built JavaScript (`npm run build`, then bench/engine/*.ts
  * transpiled beside it): what `npm start` runs, not TypeScript through tsx. Targets are
- * measured in interleaved rounds (so a burst of load elsewhere on the machine hits every
- * target alike); each figure is the median of the rounds with their spread (min–max),
- * and each ratio is taken within a round. Also the route lookup alone, in this process
- * (first, last, a miss); each target's JavaScript cost without sockets (in-process.ts, a
- * fresh process per target); boot time of the real registry, in fresh processes.
+ * measured in rounds, each from freshly started servers, the targets taking turns in slices
+ * of `--slice` seconds (so a burst of load elsewhere on the machine hits every target alike);
+ * each figure is the median of the rounds with their spread (min–max), and each ratio is
+ * taken within a round. Also each target's JavaScript cost without sockets (in-process.ts),
+ * in rounds built the same way; the route lookup alone, in this process (first, last, a
+ * miss); boot time of the real registry, in fresh processes.
  * `--only` measures some targets (ids below), `--http-only` leaves out everything but the HTTP rounds,
- * `--js-only` everything but the rounds without sockets (a minute, and steady on a busy machine),
+ * `--js-only` everything but the rounds without sockets (two minutes, and steadier on a busy machine),
  * `--base REF` adds /api/fun/quote as a commit served it (built in a worktree, ../memory/base-tree.ts)
  * to the same rounds: a change's before and after under the same load.
  */
