@@ -1,5 +1,5 @@
-// glibc's allocator settings for the server process, which glibc reads once, when the
-// process starts: `npm start` (start.mjs) restarts itself with them in place when the host
+// The allocators' settings for the server process (glibc's, and the canvas library's
+// mimalloc), which they read once, when the process starts: `npm start` (start.mjs) restarts itself with them in place when the host
 // has not set them, and the image sets them in its ENV.
 //
 // Why (bench/memory; Memory in docs/operating/performance.md): every worker thread that draws with Skia,
@@ -8,6 +8,10 @@
 // pixel buffers come from those arenas and stay there once freed. Two render workers held
 // ~520 MiB after 100 renders each, ~410 MiB after they exited; with two arenas and a fixed
 // 64 KiB threshold (large blocks mapped and unmapped on their own) 230 MiB and 150 MiB.
+// The canvas library (@napi-rs/canvas: Skia) allocates through its own mimalloc, which keeps
+// freed pages in a 1 GiB arena until the thread that owns them allocates again, so after the
+// render workers retired ~60 MiB stayed resident there; purged at once when freed, ~10 MiB
+// (MIMALLOC_PURGE_DELAY=0; bench/memory's mix, MEMORY_PROFILE=small: 368 -> 313 MiB).
 // Plain JavaScript: it runs before anything is built.
 
 /** The settings and the value each takes when the host has not set it. */
@@ -18,6 +22,8 @@ export const MALLOC_DEFAULTS = Object.freeze({
   MALLOC_MMAP_THRESHOLD_: '65536',
   // free memory at the top of an arena above this goes back to the system
   MALLOC_TRIM_THRESHOLD_: '131072',
+  // the canvas library's mimalloc: freed pages go back to the system at once, not when their thread allocates again
+  MIMALLOC_PURGE_DELAY: '0',
 });
 
 /**

@@ -28,8 +28,8 @@ t.test('the defaults the host left unset, the host winning, a setting from the e
 
 t.test('the image sets the same values (it starts main.js directly, without npm start)', async (t) => {
   const dockerfile = fs.readFileSync(path.join(ROOT, 'deploy', 'Dockerfile'), 'utf8');
-  const env = /^ENV (MALLOC_\S+(?: MALLOC_\S+)*)$/m.exec(dockerfile);
-  t.ok(env, 'an ENV line of MALLOC_ settings');
+  const env = /^ENV ((?:MI)?MALLOC_\S+(?: (?:MI)?MALLOC_\S+)*)$/m.exec(dockerfile);
+  t.ok(env, 'an ENV line of the allocator settings');
   t.same(Object.fromEntries(env![1].split(' ').map((kv) => kv.split('='))), MALLOC_DEFAULTS);
 });
 
