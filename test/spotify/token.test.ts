@@ -1,9 +1,10 @@
 import t from 'tap';
 import type { AdapterSetup } from '../../engine/contract/call.js';
 import { spotifyApi, spotifyToken } from '../../engine/features/spotify/token.js';
+import { EngineScope } from '../../engine/platform/scope.js';
 
 /** A setup whose spotify-accounts hands out numbered tokens valid `seconds`, recording every call. */
-function fakeSetup(seconds: number, clientId: string, missing?: string) {
+function fakeSetup(seconds: number, clientId: string, missing?: string, scope = new EngineScope()) {
   const calls: { name: string; request: any }[] = [];
   let n = 0;
   const upstreams = {
@@ -18,7 +19,7 @@ function fakeSetup(seconds: number, clientId: string, missing?: string) {
       return { ok: true };
     },
   };
-  const setup = { upstreams, config: { env: { SPOTIFY_CLIENT_ID: clientId, SPOTIFY_CLIENT_SECRET: 'secret' } } } as unknown as AdapterSetup;
+  const setup = { upstreams, scope, config: { env: { SPOTIFY_CLIENT_ID: clientId, SPOTIFY_CLIENT_SECRET: 'secret' } } } as unknown as AdapterSetup;
   return { setup, calls };
 }
 
@@ -30,6 +31,17 @@ t.test('one token request for concurrent callers, reused until near expiry', asy
   t.equal(calls.length, 1);
   t.same(calls[0].request.form, { grant_type: 'client_credentials' });
   t.equal(calls[0].request.headers.authorization, `Basic ${Buffer.from('app-a:secret').toString('base64')}`);
+});
+
+t.test('each engine holds its own token (its scope), even for the same app', async (t) => {
+  const one = fakeSetup(3600, 'app-d');
+  const two = fakeSetup(3600, 'app-d');
+  t.equal(await spotifyToken(one.setup), 'token-1');
+  t.equal(await spotifyToken(two.setup), 'token-1', 'the second engine asked for its own');
+  t.equal(one.calls.length + two.calls.length, 2);
+  const sameScope = fakeSetup(3600, 'app-d', undefined, (one.setup as unknown as { scope: EngineScope }).scope);
+  t.equal(await spotifyToken(sameScope.setup), 'token-1', "the first engine's token, reused");
+  t.equal(sameScope.calls.length, 0);
 });
 
 t.test('a token within a minute of expiry is replaced', async (t) => {

@@ -3,16 +3,21 @@ import { unavailable, upstreamError } from '../../core/errors.js';
 
 /**
  * Spotify Web API access with the client-credentials flow: one bearer token per app
- * (client id + accounts base URL), kept until a minute before it expires, and one
- * token request shared by every caller that misses at once (single-flight).
+ * (client id + accounts base URL) and engine (its scope holds them), kept until a minute
+ * before it expires, and one token request shared by every caller that misses at once
+ * (single-flight).
  */
 interface Held {
   token: string;
   expiresAt: number;
 }
 
-const held = new Map<string, Held>();
-const pending = new Map<string, Promise<Held>>();
+interface Tokens {
+  held: Map<string, Held>;
+  pending: Map<string, Promise<Held>>;
+}
+
+const tokensOf = (setup: AdapterSetup): Tokens => setup.scope.own('spotify tokens', () => ({ held: new Map(), pending: new Map() }));
 const MARGIN_MS = 60_000;
 
 async function fetchToken(setup: AdapterSetup, signal?: AbortSignal): Promise<Held> {
@@ -33,6 +38,7 @@ async function fetchToken(setup: AdapterSetup, signal?: AbortSignal): Promise<He
 /** A valid bearer token for spotify-api (503 when the app's keys are not set). */
 export async function spotifyToken(setup: AdapterSetup, signal?: AbortSignal): Promise<string> {
   const key = `${setup.upstreams.get('spotify-accounts').baseUrl} ${setup.config.env.SPOTIFY_CLIENT_ID}`;
+  const { held, pending } = tokensOf(setup);
   const current = held.get(key);
   if (current && current.expiresAt > Date.now()) return current.token;
   let inflight = pending.get(key);
