@@ -57,7 +57,7 @@ export const isImplicitParam = (name: string): name is ImplicitParamName => Obje
  * before validation), with their schemas: what the engine validates and collects.
  */
 export function implicitParamsOf(endpoint: Pick<Endpoint, 'response' | 'async'>): readonly (readonly [ImplicitParamName, ImplicitParam])[] {
-  // a handful of response and async combinations: each list is made once (this runs per request)
+  // a handful of response and async combinations: each list is made once
   const kind = `${endpoint.response} ${endpoint.async}`;
   let found = byKind.get(kind);
   if (!found) {

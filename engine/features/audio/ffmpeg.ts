@@ -23,13 +23,16 @@ export async function runFfmpeg(setup: Pick<AdapterSetup, 'config'>, signal: Abo
   }
 }
 
+/** Seconds as a generated file's answer reports them: to the hundredth. */
+const reported = (seconds: number) => Math.round(seconds * 100) / 100;
+
 /** Seconds of audio in a file (ffprobe), e.g. to report a generated file's length. */
 export async function durationOf(setup: Pick<AdapterSetup, 'config'>, signal: AbortSignal, file: string): Promise<number> {
   const ffprobe = mediaSettings(setup.config).ffprobe;
   const out = await captureTool(ffprobe, ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file], { signal }).catch((error: unknown) =>
     toolError(signal, 'ffprobe', 'the audio could not be read', error),
   );
-  return Math.round(Number(out.trim()) * 100) / 100;
+  return reported(Number(out.trim()));
 }
 
 /**
@@ -41,7 +44,7 @@ export async function durationOf(setup: Pick<AdapterSetup, 'config'>, signal: Ab
 export async function mp3File(setup: AdapterSetup, call: Call, file: string, facts: Record<string, unknown>, seconds?: number): Promise<FileOutput> {
   const data = await fs.promises.readFile(file);
   if (wantsBytes(setup.endpoint, call.params)) return new FileOutput(data, 'mp3', 'audio/mpeg');
-  const duration = seconds !== undefined ? Math.round(seconds * 100) / 100 : await durationOf(setup, call.signal, file);
+  const duration = seconds !== undefined ? reported(seconds) : await durationOf(setup, call.signal, file);
   const answer = { url: hosted.url, download_url: hosted.url, mime: 'audio/mpeg', size: hosted.size, duration, ...facts };
   return new FileOutput(data, 'mp3', 'audio/mpeg', { answer });
 }

@@ -7,10 +7,9 @@ import type { Canvas } from '@napi-rs/canvas';
  * small JavaScript heap rarely needs the major collection that would finalise a dead
  * canvas, so each render's canvas, its layers and filter copies (4 MiB for a 1024×1024
  * surface, several per render) stayed allocated long after the render. A canvas resized to
- * 1×1 frees its surface at once, so
- * the worker's task (render-worker.ts, and the code pool's, which draws code screenshots)
- * runs inside `withSurfaces`, every canvas made for it is `tracked`, and they are all
- * released when it settles. A canvas that must outlive the task (a cached texture) is
+ * 1×1 frees its surface at once, so the worker's task (render-worker.ts, and the code
+ * pool's, which draws code screenshots) runs inside `withSurfaces`, every canvas made for
+ * it is `tracked`, and they are all released when it settles. A canvas that must outlive the task (a cached texture) is
  * `kept` and released by whoever keeps it.
  */
 let current: Set<Canvas> | undefined;
