@@ -1,5 +1,7 @@
 // `npm start`: run the built engine, rebuilding first when engine/ changed since the
-// last build (a fresh checkout without `npm ci`'s build, or an edited source).
+// last build (a fresh checkout without `npm ci`'s build, or an edited source). With
+// `--no-build` (the image's CMD: the image was built with its build) the build is run as
+// it is.
 // Plain JavaScript on purpose: it runs before anything is built, and tsx is what it avoids.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -24,13 +26,13 @@ try {
 // reads the env file again) with the settings malloc-env.mjs and the flags v8-args.mjs
 // explain. Node 20 has no execve: there only the real environment and command line count.
 const restartEnv = mallocRestartEnv(ownEnv, process.env, process.platform);
-const v8Args = missingV8Args(process.execArgv, process.env.NODE_OPTIONS);
+const v8Args = missingV8Args(process.execArgv, process.env.NODE_OPTIONS, process.env.MEMORY_PROFILE);
 if ((restartEnv || v8Args.length) && typeof process.execve === 'function') {
   process.execve(process.execPath, [process.execPath, ...v8Args, ...process.execArgv, ...process.argv.slice(1)], restartEnv ?? ownEnv);
 }
 if (envFile.file) process.stderr.write(`manifold: ${envFile.loaded.length} settings from ${path.relative(process.cwd(), envFile.file) || envFile.file}\n`);
 
-if (buildIsStale()) {
+if (!process.argv.slice(2).includes('--no-build') && buildIsStale()) {
   execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', 'build.ts')], { stdio: 'inherit' });
 }
 await import(pathToFileURL(path.join(BUILD_DIR, 'engine', 'app', 'main.js')).href);

@@ -1,6 +1,6 @@
-// V8 settings for the server's main thread that only its command line can give (the heap
-// is laid out when the isolate starts): `npm start` (start.mjs) restarts itself with them
-// when they are missing, and the image's CMD passes them.
+// V8 settings that only the server's command line can give (the heap is laid out when the
+// isolate starts): `npm start` (start.mjs, which the image's CMD runs too) restarts itself
+// with them when they are missing.
 //
 // Why (bench/memory; Memory in docs/operating/performance.md): Node 24 lets the young
 // generation's semi-spaces grow to 16 MiB each on a machine with this much memory, and the
@@ -8,19 +8,48 @@
 // idle after boot, 180 MiB with 8 MiB semi-spaces, at the same CPU per request
 // (bench/engine in-process, /api/fun/quote: 23.9 and 23.6 µs default, 24.2 and 22.9 µs with
 // 8). 4 MiB saved 11 MiB more but cost 40-80% more CPU per request: too small.
+//
+// MEMORY_PROFILE=small adds --optimize-for-size: V8's own trade of speed for memory, for
+// every isolate of the process (the workers' too): smaller heaps, grown more slowly and
+// compacted sooner. bench/memory's mix, small, 2 x 2 rounds: 334, 325 -> 281, 284 MiB RSS
+// after the mix, and the peak during effects 414, 378 -> 315, 320 MiB; the server's CPU for
+// the whole mix +6% (31.6, 32.2 s against 30.5, 29.1), most of it in the code tools (+30%:
+// their JavaScript runs less optimised) and boot (+0.6 s); quotes +10%, effects and OCR
+// (native and WebAssembly) unchanged. Too dear for the default profile.
 // Plain JavaScript: it runs before anything is built.
 
-/** The flags, each `--name=value`. */
+/** The flags of every profile, each `--name` or `--name=value`. */
 export const V8_ARGS = Object.freeze(['--max-semi-space-size=8']);
 
+/** What MEMORY_PROFILE=small adds. */
+export const SMALL_PROFILE_V8_ARGS = Object.freeze(['--optimize-for-size']);
+
 /**
- * The flags of V8_ARGS the process was not started with: neither on its command line
- * (`execArgv`) nor in NODE_OPTIONS, either of which wins, as the host chose it.
+ * The flags for a MEMORY_PROFILE value (as the host wrote it; the engine refuses one it does not know).
+ * @param {string | undefined} profile
+ * @returns {readonly string[]}
+ */
+export function v8ArgsFor(profile) {
+  return profile?.trim() === 'small' ? [...V8_ARGS, ...SMALL_PROFILE_V8_ARGS] : V8_ARGS;
+}
+
+/** `--max_semi_space_size=4` and `--no-optimize-for-size` name `--max-semi-space-size` and `--optimize-for-size`. */
+const flagName = (arg) =>
+  arg
+    .split('=')[0]
+    .replaceAll('_', '-')
+    .replace(/^--no-/, '--');
+
+/**
+ * The flags for `profile` the process was not started with: neither on its command line
+ * (`execArgv`) nor in NODE_OPTIONS, either of which wins, as the host chose it (its
+ * `--no-` form too).
  * @param {readonly string[]} execArgv
  * @param {string | undefined} nodeOptions
+ * @param {string | undefined} [profile] MEMORY_PROFILE
  * @returns {string[]}
  */
-export function missingV8Args(execArgv, nodeOptions) {
-  const given = [...execArgv, ...(nodeOptions ?? '').split(/\s+/)].map((arg) => arg.split('=')[0].replaceAll('_', '-'));
-  return V8_ARGS.filter((arg) => !given.includes(arg.split('=')[0]));
+export function missingV8Args(execArgv, nodeOptions, profile) {
+  const given = [...execArgv, ...(nodeOptions ?? '').split(/\s+/)].map(flagName);
+  return v8ArgsFor(profile).filter((arg) => !given.includes(flagName(arg)));
 }

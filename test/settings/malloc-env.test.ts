@@ -7,10 +7,10 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { ROOT } from '../../engine/core/root.js';
 import { MALLOC_DEFAULTS, mallocRestartEnv } from '../../scripts/malloc-env.mjs';
-import { V8_ARGS, missingV8Args } from '../../scripts/v8-args.mjs';
+import { SMALL_PROFILE_V8_ARGS, V8_ARGS, missingV8Args, v8ArgsFor } from '../../scripts/v8-args.mjs';
 import { tempDataDir } from '../support/serve.js';
 
 t.test('the defaults the host left unset, the host winning, a setting from the env file applied', async (t) => {
@@ -40,29 +40,32 @@ t.test('the main thread V8 flags: added unless the host gave them on the command
   t.same(missingV8Args(['--max-old-space-size=512'], ''), V8_ARGS, 'another flag');
 });
 
-t.test('the image passes the same flags (its CMD runs main.js directly)', async (t) => {
+t.test('MEMORY_PROFILE=small adds --optimize-for-size, unless the host said otherwise', async (t) => {
+  t.same(v8ArgsFor(undefined), V8_ARGS);
+  t.same(v8ArgsFor('default'), V8_ARGS);
+  t.same(v8ArgsFor(' small '), [...V8_ARGS, '--optimize-for-size']);
+  t.same(SMALL_PROFILE_V8_ARGS, ['--optimize-for-size']);
+  t.same(missingV8Args(['--max-semi-space-size=8'], undefined, 'small'), ['--optimize-for-size'], 'the image gives the default flags itself');
+  t.same(missingV8Args(['--no-optimize-for-size'], undefined, 'small'), V8_ARGS, 'its --no- form');
+  t.same(missingV8Args(['--optimize_for_size', '--max-semi-space-size=4'], undefined, 'small'), [], 'underscores');
+});
+
+t.test("the image runs npm start's launcher with the default flags, without its build check", async (t) => {
   const dockerfile = fs.readFileSync(path.join(ROOT, 'deploy', 'Dockerfile'), 'utf8');
   const cmd = /^CMD (\[.*\])$/m.exec(dockerfile);
   t.ok(cmd, 'a CMD line');
   const args = JSON.parse(cmd![1]) as string[];
-  t.same(args.slice(1, 1 + V8_ARGS.length), V8_ARGS);
+  t.same(args, ['node', ...V8_ARGS, 'scripts/start.mjs', '--no-build']);
 });
 
 const canRestart = typeof (process as { execve?: unknown }).execve === 'function' && process.platform === 'linux';
 
-t.test('npm start runs the server with them, in the same process', { skip: canRestart ? false : 'needs Node 22.15+ on Linux (process.execve)' }, async (t) => {
-  const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.mjs')], {
+/** Starts `node <args>` from the project as a host would, and reads the listening process's environment and command line. */
+async function startAndRead(t: Test, args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, args, {
     // from the project, as npm start runs (a stale build is rebuilt with the project's tsx)
     cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: tempDataDir(),
-      ENV_FILE: '/dev/null',
-      MALLOC_ARENA_MAX: '4',
-    },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDataDir(), ENV_FILE: '/dev/null', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   t.teardown(() => void child.kill());
@@ -75,9 +78,27 @@ t.test('npm start runs the server with them, in the same process', { skip: canRe
       .split('\0')
       .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
   );
+  return { environ, cmdline: fs.readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0') };
+}
+
+const needsExecve = { skip: canRestart ? false : 'needs Node 22.15+ on Linux (process.execve)' };
+
+t.test('npm start runs the server with them, in the same process', needsExecve, async (t) => {
+  const { environ, cmdline } = await startAndRead(t, [path.join(ROOT, 'scripts', 'start.mjs')], { MALLOC_ARENA_MAX: '4' });
   t.equal(environ.get('MALLOC_ARENA_MAX'), '4', "the host's value");
   t.equal(environ.get('MALLOC_MMAP_THRESHOLD_'), MALLOC_DEFAULTS.MALLOC_MMAP_THRESHOLD_, 'the default for what the host left unset');
   t.equal(environ.get('MALLOC_TRIM_THRESHOLD_'), MALLOC_DEFAULTS.MALLOC_TRIM_THRESHOLD_);
-  const cmdline = fs.readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
   for (const arg of V8_ARGS) t.ok(cmdline.includes(arg), `started with ${arg}`);
+  t.notOk(cmdline.includes('--optimize-for-size'), 'not with the default profile');
+});
+
+t.test("the image's command with MEMORY_PROFILE=small in the env file: restarted with --optimize-for-size", needsExecve, async (t) => {
+  const envFile = path.join(tempDataDir(), 'small.env');
+  fs.writeFileSync(envFile, 'MEMORY_PROFILE=small\n');
+  const { cmdline } = await startAndRead(t, [...V8_ARGS, path.join(ROOT, 'scripts', 'start.mjs'), '--no-build'], { ENV_FILE: envFile, ...MALLOC_DEFAULTS });
+  t.same(
+    cmdline.filter((arg) => arg.startsWith('--')),
+    [...SMALL_PROFILE_V8_ARGS, ...V8_ARGS, '--no-build'],
+    'the added flag first, then what it was started with',
+  );
 });
