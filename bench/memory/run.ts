@@ -4,7 +4,8 @@
  * The memory of one server process through issue #21's mix (mix.ts): 500 quotes, 310
  * code tools, 150 text and 40 photo effects, 30 OCR calls, one neural upscale and one
  * remini, then `--idle` seconds with nothing to do. RSS (every thread), the main thread's
- * heap and external memory and the thread count are read after boot and after each step.
+ * heap and external memory, the thread count and the CPU time used are read after boot and
+ * after each step.
  * The working tree (built first) and the `--base` commit (built in a worktree, base-tree.ts)
  * run in interleaved rounds, alternating which goes first, each in a fresh process; the
  * median of the rounds is reported. `--env` settings go to both servers; `--tree REF`
@@ -141,15 +142,25 @@ function table(runs: Map<string, Reading[][]>): string[] {
   const names = [...runs.keys()];
   const steps = runs.get(names[0])![0].map((r) => r.step);
   const cell = (name: string, i: number, of: (m: Memory) => number) => median(runs.get(name)!.map((rounds) => of(rounds[i].memory)));
+  // CPU seconds the step took: boot's since the start, the mix's summed from boot's reading
+  const since = (i: number) => (i === 0 ? undefined : steps[i] === '= after the mix' ? 0 : i - 1);
+  const cpuCell = (name: string, i: number) =>
+    median(
+      runs.get(name)!.map((rounds) => {
+        const from = since(i);
+        return rounds[i].memory.cpu - (from === undefined ? 0 : rounds[from].memory.cpu);
+      }),
+    );
   const lines = [
-    `| step | ${names.map((n) => `RSS ${n}`).join(' | ')} | ${names.map((n) => `heap ${n}`).join(' | ')} | ${names.map((n) => `external ${n}`).join(' | ')} | ${names.map((n) => `threads ${n}`).join(' | ')} | RSS per round | failed requests |`,
+    `| step | ${names.map((n) => `RSS ${n}`).join(' | ')} | ${names.map((n) => `heap ${n}`).join(' | ')} | ${names.map((n) => `external ${n}`).join(' | ')} | ${names.map((n) => `threads ${n}`).join(' | ')} | ${names.map((n) => `CPU s ${n}`).join(' | ')} | RSS per round | failed requests |`,
     `|---|${names
       .map(() => '---:|')
       .join('')
-      .repeat(4)}---|---|`,
+      .repeat(5)}---|---|`,
   ];
   steps.forEach((step, i) => {
     const figures = (of: (m: Memory) => number, digits = 0) => names.map((n) => cell(n, i, of).toFixed(digits)).join(' | ');
+    const cpu = names.map((n) => cpuCell(n, i).toFixed(1)).join(' | ');
     const perRound = names
       .map(
         (n) =>
@@ -167,7 +178,7 @@ function table(runs: Map<string, Reading[][]>): string[] {
       .filter(Boolean)
       .join('; ');
     lines.push(
-      `| ${step} | ${figures((m) => m.rss)} | ${figures((m) => m.heapUsed)} | ${figures((m) => m.external)} | ${figures((m) => m.threads)} | ${perRound} | ${failed || '0'} |`,
+      `| ${step} | ${figures((m) => m.rss)} | ${figures((m) => m.heapUsed)} | ${figures((m) => m.external)} | ${figures((m) => m.threads)} | ${cpu} | ${perRound} | ${failed || '0'} |`,
     );
   });
   return lines;
@@ -215,7 +226,7 @@ async function main() {
             .map(([k, v]) => `${k}=${v}`)
             .join(', ')
         : 'defaults'
-    }; ${ROUNDS} interleaved rounds, a fresh process each, median shown (MiB; heap and external are the main thread's, RSS and threads the whole process's)`,
+    }; ${ROUNDS} interleaved rounds, a fresh process each, median shown (MiB; heap and external are the main thread's, RSS and threads the whole process's; CPU s: the server's CPU seconds for the step, every thread, and for the whole mix on its '= after the mix' row)`,
     ``,
     ...table(runs),
   ].join('\n');

@@ -1,11 +1,11 @@
 /**
  * One built Manifold (a tree with build/ made by scripts/build.ts) started as a host runs
  * it, `node scripts/start.mjs`, in its own process, and its memory read from outside:
- * RSS and threads from /proc (every worker thread included), the main thread's V8 heap
+ * RSS, threads and CPU time from /proc (every worker thread included), the main thread's V8 heap
  * and external memory from the server's own /metrics (prom-client's default metrics),
  * so the same reading works on any commit without code of its own in the server.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +18,8 @@ export interface Memory {
   external: number;
   /** Threads of the process: the main thread, V8's and libuv's, and every worker. */
   threads: number;
+  /** CPU seconds the whole process has used since it started (user + system, every thread). */
+  cpu: number;
 }
 
 export interface Running {
@@ -55,7 +57,7 @@ export async function startBuilt(root: string, env: Record<string, string>, node
   return {
     url,
     pid,
-    memory: () => readMemory(pid, url).catch(() => ({ rss: NaN, heapUsed: NaN, external: NaN, threads: NaN })),
+    memory: () => readMemory(pid, url).catch(() => ({ rss: NaN, heapUsed: NaN, external: NaN, threads: NaN, cpu: NaN })),
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -95,10 +97,17 @@ async function readMemory(pid: number, url: string): Promise<Memory> {
   // read after /metrics, so the scrape's own allocations are in both readings alike
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)![1]);
+  // utime and stime, the 14th and 15th fields, counted after the command name (which may hold spaces)
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const times = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return {
     rss: field('VmRSS') / 1024,
     heapUsed: gauge('nodejs_heap_size_used_bytes'),
     external: gauge('nodejs_external_memory_bytes'),
     threads: field('Threads'),
+    cpu: (Number(times[11]) + Number(times[12])) / CLOCK_TICKS,
   };
 }
+
+/** The kernel's clock ticks per second, the unit of /proc/<pid>/stat's times. */
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
