@@ -13,10 +13,9 @@
 // render workers retired ~60 MiB stayed resident there; purged at once when freed, ~10 MiB
 // (MIMALLOC_PURGE_DELAY=0; bench/memory's mix, MEMORY_PROFILE=small: 368 -> 313 MiB).
 // MEMORY_PROFILE=small mmaps blocks from 16 KiB instead of 64: what the workers' compilers,
-// libvips and the OCR worker free between 16 and 64 KiB no longer fragments the main arena
-// (probe of the mix, small, two rounds each: 282, 278 -> 266, 270 MiB RSS after it, 236,
-// 232 -> 221, 222 after 12 s idle; the main arena 25 -> 19 MiB; the mix's CPU within the
-// rounds' spread).
+// libvips and the OCR worker free between 16 and 64 KiB no longer stays fragmented in the
+// main arena (bench/memory's mix, small, with --optimize-for-size, each against 09c4282 in
+// its own run: 292 MiB after it at 7e711b1, 272 at 788830a; the mix's CPU unchanged).
 // Plain JavaScript: it runs before anything is built.
 
 /** The settings and the value each takes when the host has not set it. */

@@ -11,11 +11,10 @@
 //
 // MEMORY_PROFILE=small adds --optimize-for-size: V8's own trade of speed for memory, for
 // every isolate of the process (the workers' too): smaller heaps, grown more slowly and
-// compacted sooner. bench/memory's mix, small, 2 x 2 rounds: 334, 325 -> 281, 284 MiB RSS
-// after the mix, and the peak during effects 414, 378 -> 315, 320 MiB; the server's CPU for
-// the whole mix +6% (31.6, 32.2 s against 30.5, 29.1), most of it in the code tools (+30%:
-// their JavaScript runs less optimised) and boot (+0.6 s); quotes +10%, effects and OCR
-// (native and WebAssembly) unchanged. Too dear for the default profile.
+// compacted sooner. bench/memory's mix, small, against 09c4282 in the same rounds: 322 ->
+// 292 MiB RSS after the mix (7e711b1); the server's CPU for the mix 28.3 -> 32.2 s (+14%),
+// the code tools' 6.0 -> 8.2 (their JavaScript runs less optimised), effects and OCR
+// (native and WebAssembly) +2-20%. Too dear for the default profile.
 // Plain JavaScript: it runs before anything is built.
 
 /** The flags of every profile, each `--name` or `--name=value`. */
