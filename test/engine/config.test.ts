@@ -92,7 +92,7 @@ t.test('settings their features read later stop the boot too', async (t) => {
 
 t.test('MEMORY_PROFILE: small sizes every pool and cache down, a variable set on its own wins, a typo stops the boot', async (t) => {
   const defaults = loadConfig({});
-  t.same(defaults.memory, { profile: 'default', workerIdleMs: 5000, ocrIdleMs: 60_000, renderCacheMaxBytes: 16 * 1024 * 1024 });
+  t.same(defaults.memory, { profile: 'default', workerIdleMs: 2000, ocrIdleMs: 60_000, renderCacheMaxBytes: 16 * 1024 * 1024 });
   t.equal(defaults.cache.maxBytes, 64 * 1024 * 1024);
 
   const small = loadConfig({ MEMORY_PROFILE: 'small' });

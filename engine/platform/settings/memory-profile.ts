@@ -2,8 +2,9 @@
  * MEMORY_PROFILE: the defaults that decide how much memory the server holds once busy
  * (bench/memory measures them; the Memory section of docs/operating/performance.md has the figures). `default` suits a
  * host with 1 GB or more; `small` a 512 MB container or VPS: one worker thread per pool, small
- * caches, idle workers retired within seconds. Every endpoint answers under either; `small`
- * trades throughput on parallel heavy work and warm starts for memory. A variable set on its
+ * caches, the OCR worker retired within seconds, and V8 and glibc set for size (which `npm start`
+ * applies: scripts/v8-args.mjs, scripts/malloc-env.mjs). Every endpoint answers under either;
+ * `small` trades throughput (parallel heavy work, ~15% more CPU) for memory. A variable set on its
  * own (CPU_THREADS, EFFECTS_THREADS, UPSCALE_THREADS, CACHE_MAX_BYTES, RENDER_CACHE_MAX_BYTES,
  * WORKER_IDLE_MS, OCR_IDLE_MS) wins over its profile's value.
  */
@@ -13,9 +14,11 @@ export const MEMORY_PROFILES = {
     threads: undefined,
     cacheMaxBytes: 64 * 1024 * 1024,
     renderCacheMaxBytes: 16 * 1024 * 1024,
-    // short: a retired worker's V8 pages go back to the system ~8 s after it exits (V8's page
-    // pool), and two pools' workers overlapping between bursts held ~250 MiB more (bench/memory)
-    workerIdleMs: 5_000,
+    // short: an idle render worker holds ~60-90 MiB (Skia's and its heap's), and bench/memory's
+    // mix ends with the two render workers still inside 5 s on a quiet machine, OCR being quick:
+    // 600 MiB after it (600, 645, 581) against 366 (366, 377, 361) with 2 s; a cold worker costs
+    // the next call ~0.15-0.25 s (an effect) or up to ~0.8 s (a code tool loading its modules)
+    workerIdleMs: 2_000,
     ocrIdleMs: 60_000,
   },
   small: {

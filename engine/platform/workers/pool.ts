@@ -37,7 +37,7 @@ export interface BoundedPoolOptions {
   /** Longest a task may wait in the queue before 503 overloaded; defaults to 10 s. */
   queueWaitMs?: number;
   /**
-   * A worker with nothing to do for this long exits (WORKER_IDLE_MS; default 5 s), every one
+   * A worker with nothing to do for this long exits (WORKER_IDLE_MS; default 2 s), every one
    * of them: what a worker holds (its heap, loaded modules, Skia's and libvips' memory, a
    * neural network) goes back to the system, and the next task starts a worker again.
    */
