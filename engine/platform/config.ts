@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { nonNegativeInt, optionalPositiveInt, positiveInt } from './settings/int.js';
 import { checkSecrets } from './settings/secret-strength.js';
-import { MEMORY_PROFILES, memoryProfile, type MemoryProfile } from './settings/memory-profile.js';
+import { MEMORY_PROFILES, memoryProfile, type MemoryProfile, type NeuralMemory } from './settings/memory-profile.js';
 import { parseTrustProxy, type TrustProxy } from './http/client-ip.js';
 
 /**
@@ -111,6 +111,8 @@ export interface MemorySettings {
   ocrIdleMs: number;
   /** RENDER_CACHE_MAX_BYTES: finished renders kept for identical requests, in bytes. */
   renderCacheMaxBytes: number;
+  /** The neural upscaler's tiles and arena (the profile's; no variable of its own). */
+  neural: NeuralMemory;
 }
 
 /** The result cache's bounds when CACHE_MAX_BYTES / CACHE_MAX_ENTRY_BYTES are unset: 64 MiB in all, 1 MiB per value. */
@@ -182,6 +184,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       workerIdleMs: positiveInt(env, 'WORKER_IDLE_MS', memory.workerIdleMs),
       ocrIdleMs: positiveInt(env, 'OCR_IDLE_MS', memory.ocrIdleMs),
       renderCacheMaxBytes: positiveInt(env, 'RENDER_CACHE_MAX_BYTES', memory.renderCacheMaxBytes),
+      neural: memory.neural,
     }),
     env: Object.freeze(env),
   });

@@ -4,6 +4,7 @@ import { upscale, enhance, closeUpscalePool } from '../../engine/features/effect
 import { TILE_SIDE } from '../../engine/features/effects/esrgan-tiles.js';
 import { testPhoto } from './support.js';
 import { EngineScope } from '../../engine/platform/scope.js';
+import { loadConfig } from '../../engine/platform/config.js';
 
 const services = { scope: new EngineScope() };
 t.teardown(() => closeUpscalePool(services));
@@ -30,6 +31,17 @@ t.test('ESRGAN-slim runs offline from the packaged weights and differs from resa
   let diff = 0;
   for (let i = 0; i < a.length; i++) diff += Math.abs(a[i] - b[i]);
   t.ok(diff / a.length < 20, `close to the resampled image (mean diff ${(diff / a.length).toFixed(1)})`);
+});
+
+t.test("MEMORY_PROFILE=small's smaller tiles without onnxruntime's arena give the same pixels", async (t) => {
+  const small = { scope: new EngineScope(), config: loadConfig({ MEMORY_PROFILE: 'small' }) };
+  t.teardown(() => closeUpscalePool(small));
+  t.same(small.config.memory.neural, { tileSide: 64, arena: false });
+  // 150×100: six 64-pixel tiles against two of 128
+  const input = testPhoto(150, 100);
+  const [a, b] = [await upscale(input, 'esrgan-slim-2x', 'png', services), await upscale(input, 'esrgan-slim-2x', 'png', small)];
+  t.match(b, { width: 300, height: 200 });
+  t.ok(Buffer.compare(Buffer.from(a.data), Buffer.from(b.data)) === 0, 'the same PNG');
 });
 
 t.test('limits: neural results up to 2048×2048, output size, unreadable input', async (t) => {

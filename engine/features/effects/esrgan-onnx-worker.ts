@@ -3,13 +3,15 @@ import path from 'node:path';
 import { workerData } from 'node:worker_threads';
 import * as ort from 'onnxruntime-node';
 import { boundedTask } from '../../platform/workers/task.js';
+import { MEMORY_PROFILES, type NeuralMemory } from '../../platform/settings/memory-profile.js';
 import { ESRGAN_NETWORKS, MODELS_DIR, MODELS_INDEX, type BuiltNetwork, type EsrganNetwork } from './esrgan-models.js';
 import { placeTile, planTiles, tileInput } from './esrgan-tiles.js';
 
 /**
  * Worker-thread entry for neural upscaling: the ESRGAN networks converted to ONNX at build
  * time (scripts/models/build.ts), run by onnxruntime's CPU engine with as many threads as
- * the pool gives it (`workerData.threads`), tile by tile (esrgan-tiles.ts). A network's
+ * the pool gives it (`workerData.threads`), tile by tile (esrgan-tiles.ts; the tile side and
+ * whether onnxruntime keeps its arena come from MEMORY_PROFILE). A network's
  * session is made on its first job and kept while the worker lives; the pool retires an
  * idle worker, and the memory with it.
  */
@@ -27,9 +29,13 @@ export interface EsrganResult {
 export interface EsrganWorkerData {
   /** onnxruntime's threads for one job (upscale.ts: neuralThreads). */
   threads: number;
+  /** Tiles and arena (MEMORY_PROFILE: settings/memory-profile.ts). */
+  memory: NeuralMemory;
 }
 
-const threads = Math.max(1, (workerData as Partial<EsrganWorkerData> | undefined)?.threads ?? 1);
+const given = workerData as Partial<EsrganWorkerData> | undefined;
+const threads = Math.max(1, given?.threads ?? 1);
+const { tileSide, arena } = given?.memory ?? MEMORY_PROFILES.default.neural;
 const sessions = new Map<EsrganNetwork, Promise<{ session: ort.InferenceSession; built: BuiltNetwork }>>();
 
 function open(network: EsrganNetwork) {
@@ -45,6 +51,9 @@ function open(network: EsrganNetwork) {
         interOpNumThreads: 1,
         executionMode: 'sequential',
         graphOptimizationLevel: 'all',
+        // without them each layer's maps are allocated and freed as it runs: a lower peak, given back at once
+        enableCpuMemArena: arena,
+        enableMemPattern: arena,
         // threads that spin between tiles would take CPU from the rest of the server
         extra: { session: { intra_op: { allow_spinning: '0' } } },
       });
@@ -65,7 +74,7 @@ async function run(job: EsrganJob): Promise<EsrganResult> {
   const { width, height } = job;
   const scale = built.scale;
   const out = new Uint8Array(width * scale * height * scale * 3);
-  for (const tile of planTiles(width, height, built.receptiveRadius)) {
+  for (const tile of planTiles(width, height, built.receptiveRadius, tileSide)) {
     const input = new ort.Tensor('float32', tileInput(job.rgb, width, tile), [1, tile.readHeight, tile.readWidth, 3]);
     const result = await session.run({ input });
     try {

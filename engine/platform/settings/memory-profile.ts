@@ -20,6 +20,7 @@ export const MEMORY_PROFILES = {
     // the next call ~0.15-0.25 s (an effect) or up to ~0.8 s (a code tool loading its modules)
     workerIdleMs: 2_000,
     ocrIdleMs: 60_000,
+    neural: { tileSide: 128, arena: true },
   },
   small: {
     threads: 1,
@@ -27,6 +28,11 @@ export const MEMORY_PROFILES = {
     renderCacheMaxBytes: 4 * 1024 * 1024,
     workerIdleMs: 2_000,
     ocrIdleMs: 10_000,
+    // a neural call's peak, which a 512 MB container must survive: onnxruntime's arena keeps
+    // the largest feature maps it has seen (and rounds them up), and the ×4 networks' maps grow
+    // with the tile. From a fresh server (small profile, probe of one remini, 256×256): peak
+    // RSS 649 MiB with 128-pixel tiles and the arena, 336 with 64 and none; remini 1.7 -> 2.9 s
+    neural: { tileSide: 64, arena: false },
   },
 } as const satisfies Record<string, MemoryProfileDefaults>;
 
@@ -36,6 +42,15 @@ export interface MemoryProfileDefaults {
   renderCacheMaxBytes: number;
   workerIdleMs: number;
   ocrIdleMs: number;
+  neural: NeuralMemory;
+}
+
+/** How the neural upscaler's worker runs the networks (effects/esrgan-onnx-worker.ts). */
+export interface NeuralMemory {
+  /** Tile side in input pixels: the feature maps, and memory, grow with its square. */
+  tileSide: number;
+  /** onnxruntime's CPU arena and memory pattern: faster, but they keep the peak while the worker lives. */
+  arena: boolean;
 }
 
 export type MemoryProfile = keyof typeof MEMORY_PROFILES;
