@@ -5,7 +5,7 @@
  * code tools, 150 text and 40 photo effects, 30 OCR calls, one neural upscale and one
  * remini, then `--idle` seconds with nothing to do. RSS (every thread), the main thread's
  * heap and external memory, the thread count and the CPU time used are read after boot and
- * after each step.
+ * after each step, with the highest RSS during it (the kernel's VmHWM, reset before each step).
  * The working tree (built first) and the `--base` commit (built in a worktree, base-tree.ts)
  * run in interleaved rounds, alternating which goes first, each in a fresh process; the
  * median of the rounds is reported. `--env` settings go to both servers; `--tree REF`
@@ -121,10 +121,16 @@ async function oneRun(root: string, steps: Step[]): Promise<Reading[]> {
     await sleep(2000);
     const readings: Reading[] = [{ step: 'idle after boot', memory: await server.memory() }];
     for (const step of steps) {
+      server.resetPeak();
       const outcome = await runStep(server.url, step);
       readings.push({ step: step.name, memory: await server.memory(), outcome });
-      if (step === steps[steps.length - 3]) readings.push({ step: '= after the mix', memory: readings[readings.length - 1].memory });
+      if (step === steps[steps.length - 3]) {
+        // the mix's peak is its steps' highest
+        const mix = readings.slice(1);
+        readings.push({ step: '= after the mix', memory: { ...mix[mix.length - 1].memory, peak: Math.max(...mix.map((r) => r.memory.peak)) } });
+      }
     }
+    server.resetPeak();
     await sleep(IDLE_S * 1000);
     readings.push({ step: `${IDLE_S} s idle`, memory: await server.memory() });
     return readings;
@@ -152,11 +158,11 @@ function table(runs: Map<string, Reading[][]>): string[] {
       }),
     );
   const lines = [
-    `| step | ${names.map((n) => `RSS ${n}`).join(' | ')} | ${names.map((n) => `heap ${n}`).join(' | ')} | ${names.map((n) => `external ${n}`).join(' | ')} | ${names.map((n) => `threads ${n}`).join(' | ')} | ${names.map((n) => `CPU s ${n}`).join(' | ')} | RSS per round | failed requests |`,
+    `| step | ${names.map((n) => `RSS ${n}`).join(' | ')} | ${names.map((n) => `peak ${n}`).join(' | ')} | ${names.map((n) => `heap ${n}`).join(' | ')} | ${names.map((n) => `external ${n}`).join(' | ')} | ${names.map((n) => `threads ${n}`).join(' | ')} | ${names.map((n) => `CPU s ${n}`).join(' | ')} | RSS per round | failed requests |`,
     `|---|${names
       .map(() => '---:|')
       .join('')
-      .repeat(5)}---|---|`,
+      .repeat(6)}---|---|`,
   ];
   steps.forEach((step, i) => {
     const figures = (of: (m: Memory) => number, digits = 0) => names.map((n) => cell(n, i, of).toFixed(digits)).join(' | ');
@@ -178,7 +184,7 @@ function table(runs: Map<string, Reading[][]>): string[] {
       .filter(Boolean)
       .join('; ');
     lines.push(
-      `| ${step} | ${figures((m) => m.rss)} | ${figures((m) => m.heapUsed)} | ${figures((m) => m.external)} | ${figures((m) => m.threads)} | ${cpu} | ${perRound} | ${failed || '0'} |`,
+      `| ${step} | ${figures((m) => m.rss)} | ${figures((m) => m.peak)} | ${figures((m) => m.heapUsed)} | ${figures((m) => m.external)} | ${figures((m) => m.threads)} | ${cpu} | ${perRound} | ${failed || '0'} |`,
     );
   });
   return lines;
@@ -226,7 +232,7 @@ async function main() {
             .map(([k, v]) => `${k}=${v}`)
             .join(', ')
         : 'defaults'
-    }; ${ROUNDS} interleaved rounds, a fresh process each, median shown (MiB; heap and external are the main thread's, RSS and threads the whole process's; CPU s: the server's CPU seconds for the step, every thread, and for the whole mix on its '= after the mix' row)`,
+    }; ${ROUNDS} interleaved rounds, a fresh process each, median shown (MiB; heap and external are the main thread's, RSS and threads the whole process's; peak: the highest RSS during the step (boot's since the start, the mix's over its steps); CPU s: the server's CPU seconds for the step, every thread, and for the whole mix on its '= after the mix' row)`,
     ``,
     ...table(runs),
   ].join('\n');

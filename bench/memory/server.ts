@@ -20,12 +20,16 @@ export interface Memory {
   threads: number;
   /** CPU seconds the whole process has used since it started (user + system, every thread). */
   cpu: number;
+  /** MiB, the highest RSS since the process started or since `resetPeak` (VmHWM). */
+  peak: number;
 }
 
 export interface Running {
   url: string;
   pid: number;
   memory(): Promise<Memory>;
+  /** Starts the peak (`Memory.peak`) again from the present RSS: the kernel's clear_refs, Linux 4.0+. */
+  resetPeak(): void;
   stop(): Promise<void>;
 }
 
@@ -57,7 +61,8 @@ export async function startBuilt(root: string, env: Record<string, string>, node
   return {
     url,
     pid,
-    memory: () => readMemory(pid, url).catch(() => ({ rss: NaN, heapUsed: NaN, external: NaN, threads: NaN, cpu: NaN })),
+    memory: () => readMemory(pid, url).catch(() => ({ rss: NaN, heapUsed: NaN, external: NaN, threads: NaN, cpu: NaN, peak: NaN })),
+    resetPeak: () => fs.writeFileSync(`/proc/${pid}/clear_refs`, '5'),
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -106,6 +111,7 @@ async function readMemory(pid: number, url: string): Promise<Memory> {
     external: gauge('nodejs_external_memory_bytes'),
     threads: field('Threads'),
     cpu: (Number(times[11]) + Number(times[12])) / CLOCK_TICKS,
+    peak: field('VmHWM') / 1024,
   };
 }
 
