@@ -91,24 +91,17 @@ t.test('settings their features read later stop the boot too', async (t) => {
 });
 
 t.test('MEMORY_PROFILE: small sizes every pool and cache down, a variable set on its own wins, a typo stops the boot', async (t) => {
+  const MiB = 1024 * 1024;
   const defaults = loadConfig({});
-  t.same(defaults.memory, {
-    profile: 'default',
-    workerIdleMs: 2000,
-    ocrIdleMs: 60_000,
-    renderCacheMaxBytes: 16 * 1024 * 1024,
-    neural: { tileSide: 128, arena: true },
-  });
+  const [neural, smallNeural] = [
+    { tileSide: 128, arena: true },
+    { tileSide: 64, arena: false },
+  ];
+  t.same(defaults.memory, { profile: 'default', workerIdleMs: 2000, ocrIdleMs: 60_000, renderCacheMaxBytes: 16 * MiB, neural });
   t.equal(defaults.cache.maxBytes, 64 * 1024 * 1024);
 
   const small = loadConfig({ MEMORY_PROFILE: 'small' });
-  t.same(small.memory, {
-    profile: 'small',
-    workerIdleMs: 2000,
-    ocrIdleMs: 10_000,
-    renderCacheMaxBytes: 4 * 1024 * 1024,
-    neural: { tileSide: 64, arena: false },
-  });
+  t.same(small.memory, { profile: 'small', workerIdleMs: 2000, ocrIdleMs: 10_000, renderCacheMaxBytes: 4 * MiB, neural: smallNeural });
   t.equal(small.cache.maxBytes, 16 * 1024 * 1024);
   t.equal(small.cpu.threads, 1);
   t.equal(small.effects.threads, 1);
