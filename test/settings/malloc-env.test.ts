@@ -105,10 +105,14 @@ t.test('npm start runs the server with them, in the same process', needsExecve, 
 t.test("the image's command with MEMORY_PROFILE=small in the env file: restarted with its flag and allocator settings", needsExecve, async (t) => {
   const envFile = path.join(tempDataDir(), 'small.env');
   fs.writeFileSync(envFile, 'MEMORY_PROFILE=small\n');
-  const { cmdline } = await startAndRead(t, [...V8_ARGS, path.join(ROOT, 'scripts', 'start.mjs'), '--no-build'], { ENV_FILE: envFile, ...MALLOC_DEFAULTS });
+  // as in the image: no allocator variable set, so the profile's own apply
+  const { environ, cmdline } = await startAndRead(t, [...V8_ARGS, path.join(ROOT, 'scripts', 'start.mjs'), '--no-build'], { ENV_FILE: envFile });
   t.same(
     cmdline.filter((arg) => arg.startsWith('--')),
     [...SMALL_PROFILE_V8_ARGS, ...V8_ARGS, '--no-build'],
     'the added flag first, then what it was started with',
   );
+  t.equal(environ.get('MALLOC_MMAP_THRESHOLD_'), SMALL_PROFILE_MALLOC.MALLOC_MMAP_THRESHOLD_, "the profile's mmap threshold");
+  t.equal(environ.get('MALLOC_ARENA_MAX'), MALLOC_DEFAULTS.MALLOC_ARENA_MAX, 'the others as with the default profile');
+  t.equal(environ.get('MIMALLOC_PURGE_DELAY'), MALLOC_DEFAULTS.MIMALLOC_PURGE_DELAY);
 });
