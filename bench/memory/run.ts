@@ -148,15 +148,9 @@ function table(runs: Map<string, Reading[][]>): string[] {
   const names = [...runs.keys()];
   const steps = runs.get(names[0])![0].map((r) => r.step);
   const cell = (name: string, i: number, of: (m: Memory) => number) => median(runs.get(name)!.map((rounds) => of(rounds[i].memory)));
-  // CPU seconds the step took: boot's since the start, the mix's summed from boot's reading
-  const since = (i: number) => (i === 0 ? undefined : steps[i] === '= after the mix' ? 0 : i - 1);
-  const cpuCell = (name: string, i: number) =>
-    median(
-      runs.get(name)!.map((rounds) => {
-        const from = since(i);
-        return rounds[i].memory.cpu - (from === undefined ? 0 : rounds[from].memory.cpu);
-      }),
-    );
+  // CPU seconds the step took: boot's since the start, the mix's from boot's reading, any other's from the step before
+  const cpuBefore = (rounds: Reading[], i: number) => (i === 0 ? 0 : rounds[steps[i] === '= after the mix' ? 0 : i - 1].memory.cpu);
+  const cpuCell = (name: string, i: number) => median(runs.get(name)!.map((rounds) => rounds[i].memory.cpu - cpuBefore(rounds, i)));
   const lines = [
     `| step | ${names.map((n) => `RSS ${n}`).join(' | ')} | ${names.map((n) => `peak ${n}`).join(' | ')} | ${names.map((n) => `heap ${n}`).join(' | ')} | ${names.map((n) => `external ${n}`).join(' | ')} | ${names.map((n) => `threads ${n}`).join(' | ')} | ${names.map((n) => `CPU s ${n}`).join(' | ')} | RSS per round | failed requests |`,
     `|---|${names

@@ -29,8 +29,8 @@ export interface EsrganResult {
 export interface EsrganWorkerData {
   /** onnxruntime's threads for one job (upscale.ts: neuralThreads). */
   threads: number;
-  /** Tiles and arena (MEMORY_PROFILE: settings/memory-profile.ts). */
-  memory: NeuralMemory;
+  /** Tiles and arena (MEMORY_PROFILE: settings/memory-profile.ts); the default profile's when absent. */
+  memory?: NeuralMemory;
 }
 
 const given = workerData as Partial<EsrganWorkerData> | undefined;

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BoundedPool } from '../../platform/workers/pool.js';
-import { MEMORY_PROFILES } from '../../platform/settings/memory-profile.js';
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { invalidParameter, unavailable } from '../../core/errors.js';
 import { CONTENT_TYPES, type ImageFormat } from './encode.js';
@@ -58,7 +57,7 @@ export const NEURAL_TASK_MS = 90_000;
  * renderers are.
  */
 function esrganPool({ config, scope }: EngineServices): BoundedPool {
-  const workerData: EsrganWorkerData = { threads: neuralThreads(config), memory: config?.memory?.neural ?? MEMORY_PROFILES.default.neural };
+  const workerData: EsrganWorkerData = { threads: neuralThreads(config), memory: config?.memory?.neural };
   return scope.own(
     'esrgan',
     () =>

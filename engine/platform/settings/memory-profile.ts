@@ -30,8 +30,8 @@ export const MEMORY_PROFILES = {
     ocrIdleMs: 10_000,
     // a neural call's peak, which a 512 MB container must survive: onnxruntime's arena keeps
     // the largest feature maps it has seen (and rounds them up), and the ×4 networks' maps grow
-    // with the tile. From a fresh server (small profile, probe of one remini, 256×256): peak
-    // RSS 649 MiB with 128-pixel tiles and the arena, 336 with 64 and none; remini 1.7 -> 2.9 s
+    // with the tile. bench/memory, small: a 256×256 remini's peak RSS 792 MiB with 128-pixel
+    // tiles and the arena, 412 with 64 and none, for 3.4 s of CPU against 1.6
     neural: { tileSide: 64, arena: false },
   },
 } as const satisfies Record<string, MemoryProfileDefaults>;
